@@ -1,0 +1,96 @@
+import type { BudgetDocument, MetricSource } from "@/lib/domain/budget";
+import type { PresetId } from "@/lib/prometheus/presets";
+
+// The editor's form values: like a BudgetDocument, but matchers are rows (so they can be
+// added and removed) and every field holds what the user typed until it is validated.
+
+export type MatcherRow = { name: string; value: string };
+export type SourceForm = { preset: PresetId | "none"; metric: string; matchers: MatcherRow[] };
+export type ComponentForm = {
+  name: string;
+  budgetMs: { p50: number | null; p95: number | null; p99: number | null };
+  source: SourceForm;
+};
+export type StageForm = { name: string; components: ComponentForm[] };
+export type BudgetForm = {
+  indicator: string;
+  targetMs: number | null;
+  quantile: number;
+  stages: StageForm[];
+  message: string;
+};
+
+export function sourceToForm(source: MetricSource | null): SourceForm {
+  if (!source) return { preset: "none", metric: "", matchers: [] };
+  return {
+    preset: source.preset as PresetId,
+    metric: source.metric,
+    matchers: Object.entries(source.matchers).map(([name, value]) => ({ name, value })),
+  };
+}
+
+export function toForm(doc: BudgetDocument): BudgetForm {
+  return {
+    indicator: doc.indicator,
+    targetMs: doc.targetMs,
+    quantile: doc.quantile,
+    message: "",
+    stages: doc.stages.map((stage) => ({
+      name: stage.name,
+      components: stage.components.map((c) => ({
+        name: c.name,
+        budgetMs: { ...c.budgetMs },
+        source: sourceToForm(c.source),
+      })),
+    })),
+  };
+}
+
+function finiteOrNull(value: unknown): number | null {
+  return typeof value === "number" && Number.isFinite(value) ? value : null;
+}
+
+/** Form values as the API expects them; invalid numbers become null and are caught by validation. */
+export function fromForm(form: BudgetForm): BudgetDocument {
+  return {
+    indicator: form.indicator,
+    targetMs: finiteOrNull(form.targetMs) ?? Number.NaN,
+    quantile: form.quantile,
+    stages: (form.stages ?? []).map((stage) => ({
+      name: stage.name,
+      components: (stage.components ?? []).map((c) => ({
+        name: c.name,
+        budgetMs: {
+          p50: finiteOrNull(c.budgetMs?.p50),
+          p95: finiteOrNull(c.budgetMs?.p95),
+          p99: finiteOrNull(c.budgetMs?.p99),
+        },
+        source:
+          !c.source || c.source.preset === "none"
+            ? null
+            : {
+                preset: c.source.preset,
+                metric: c.source.metric,
+                matchers: Object.fromEntries(
+                  (c.source.matchers ?? []).filter((m) => m.name || m.value).map((m) => [m.name, m.value]),
+                ),
+              },
+      })),
+    })),
+  };
+}
+
+/**
+ * Maps an API field path to the form's. Matchers are an object in the API and rows in the form,
+ * so their errors attach to the matcher list as a whole.
+ */
+export function formPath(apiPath: string): string {
+  return apiPath.replace(/(\.source\.matchers)\..*$/, "$1");
+}
+
+/** A number input's value: empty means "no budget", anything unparsable stays NaN for validation. */
+export function parseMs(raw: unknown): number | null {
+  if (raw === "" || raw === null || raw === undefined) return null;
+  const n = Number(String(raw).replace(/\s|_/g, "").replace(/,/g, "."));
+  return n;
+}

@@ -1,0 +1,93 @@
+"use client";
+
+import { useFieldArray, useFormContext, useWatch } from "react-hook-form";
+import { Button, FieldError, Select, TextInput } from "@/components/ui/primitives";
+import { PRESETS, PRESET_IDS } from "@/lib/prometheus/presets";
+import type { BudgetForm } from "./form-model";
+
+type Props = { stageIndex: number; componentIndex: number };
+
+/** Where a component's live latency comes from: a preset or any Prometheus histogram plus label matchers. */
+export function SourceEditor({ stageIndex, componentIndex }: Props) {
+  const base = `stages.${stageIndex}.components.${componentIndex}.source` as const;
+  const { register, control, formState } = useFormContext<BudgetForm>();
+  const preset = useWatch({ control, name: `${base}.preset` });
+  const matchers = useFieldArray({ control, name: `${base}.matchers` });
+  const errors = formState.errors.stages?.[stageIndex]?.components?.[componentIndex]?.source;
+  const id = `s${stageIndex}c${componentIndex}`;
+  const metricOptions = preset && preset !== "none" ? PRESETS[preset].metrics : [];
+
+  return (
+    <div className="mt-2 grid gap-2 rounded-md bg-slate-50 p-3 text-sm dark:bg-slate-950">
+      <div className="grid grid-cols-[10rem_1fr] items-start gap-2">
+        <label htmlFor={`${id}-preset`} className="pt-1 text-slate-600 dark:text-slate-400">
+          Metric source
+        </label>
+        <Select id={`${id}-preset`} {...register(`${base}.preset`)}>
+          <option value="none">None (budget only)</option>
+          {PRESET_IDS.map((p) => (
+            <option key={p} value={p}>
+              {PRESETS[p].label}
+            </option>
+          ))}
+        </Select>
+        {preset !== "none" && (
+          <>
+            <label htmlFor={`${id}-metric`} className="pt-1 text-slate-600 dark:text-slate-400">
+              Histogram
+            </label>
+            <div>
+              <TextInput
+                id={`${id}-metric`}
+                list={`${id}-metrics`}
+                className="font-mono"
+                placeholder="llm_stage_duration_seconds"
+                invalid={!!errors?.metric}
+                aria-describedby={`${id}-metric-error`}
+                {...register(`${base}.metric`)}
+              />
+              <datalist id={`${id}-metrics`}>
+                {metricOptions.map((m) => (
+                  <option key={m.metric} value={m.metric}>
+                    {m.label}
+                  </option>
+                ))}
+              </datalist>
+              <FieldError id={`${id}-metric-error`} message={errors?.metric?.message} />
+            </div>
+            <span className="pt-1 text-slate-600 dark:text-slate-400">Label matchers</span>
+            <div className="space-y-1">
+              {matchers.fields.map((field, m) => (
+                <div key={field.id} className="flex items-center gap-1">
+                  <TextInput
+                    aria-label={`Label name ${m + 1}`}
+                    className="font-mono"
+                    placeholder="stage"
+                    {...register(`${base}.matchers.${m}.name`)}
+                  />
+                  <span aria-hidden>=</span>
+                  <TextInput
+                    aria-label={`Label value ${m + 1}`}
+                    className="font-mono"
+                    placeholder="rag"
+                    {...register(`${base}.matchers.${m}.value`)}
+                  />
+                  <Button variant="ghost" aria-label={`Remove matcher ${m + 1}`} onClick={() => matchers.remove(m)}>
+                    ✕
+                  </Button>
+                </div>
+              ))}
+              <Button variant="ghost" onClick={() => matchers.append({ name: "", value: "" })}>
+                + matcher
+              </Button>
+              <FieldError
+                id={`${id}-matchers-error`}
+                message={errors?.matchers?.message ?? errors?.matchers?.root?.message}
+              />
+            </div>
+          </>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,159 @@
+"use client";
+
+import { useState } from "react";
+import { useFieldArray, useFormContext, useWatch } from "react-hook-form";
+import { Button, FieldError, TextInput, cx } from "@/components/ui/primitives";
+import { PERCENTILES, formatMs, type StageTime } from "@/lib/domain/budget";
+import { parseMs, type BudgetForm, type ComponentForm } from "./form-model";
+import { SourceEditor } from "./source-editor";
+
+type Props = {
+  index: number;
+  count: number;
+  time: StageTime;
+  onMove: (from: number, to: number) => void;
+  onRemove: () => void;
+  newComponent: (name: string) => ComponentForm;
+};
+
+export function StageCard({ index, count, time, onMove, onRemove, newComponent }: Props) {
+  const { register, control, formState } = useFormContext<BudgetForm>();
+  const components = useFieldArray({ control, name: `stages.${index}.components` });
+  const [openSource, setOpenSource] = useState<number | null>(null);
+  const errors = formState.errors.stages?.[index];
+  const isParallel = components.fields.length > 1;
+  const current = useWatch({ control, name: `stages.${index}.components` });
+
+  return (
+    <li
+      className="rounded-lg border border-slate-200 bg-white p-3 dark:border-slate-800 dark:bg-slate-900"
+      data-testid={`stage-${index}`}
+    >
+      <div className="flex flex-wrap items-center gap-2">
+        <span className="w-6 text-right text-sm tabular-nums text-slate-500">{index + 1}.</span>
+        <div className="min-w-48 flex-1">
+          <TextInput
+            aria-label={`Stage ${index + 1} name`}
+            className="font-medium"
+            invalid={!!errors?.name}
+            aria-describedby={`stage-${index}-name-error`}
+            {...register(`stages.${index}.name`)}
+          />
+        </div>
+        <span className="text-sm tabular-nums text-slate-600 dark:text-slate-400" data-testid={`stage-${index}-time`}>
+          {time.ms === null ? "no budget" : formatMs(time.ms)}
+          {isParallel && <span className="ml-1 text-xs">(parallel: slowest counts)</span>}
+        </span>
+        <Button
+          variant="ghost"
+          aria-label={`Move stage ${index + 1} up`}
+          disabled={index === 0}
+          onClick={() => onMove(index, index - 1)}
+        >
+          ↑
+        </Button>
+        <Button
+          variant="ghost"
+          aria-label={`Move stage ${index + 1} down`}
+          disabled={index === count - 1}
+          onClick={() => onMove(index, index + 1)}
+        >
+          ↓
+        </Button>
+        <Button variant="danger" aria-label={`Remove stage ${index + 1}`} onClick={onRemove}>
+          Remove
+        </Button>
+      </div>
+      <FieldError id={`stage-${index}-name-error`} message={errors?.name?.message} />
+      <FieldError
+        id={`stage-${index}-components-error`}
+        message={errors?.components?.message ?? errors?.components?.root?.message}
+      />
+
+      <table className="mt-2 w-full text-sm">
+        <thead>
+          <tr className="text-left text-xs text-slate-500">
+            <th className="font-normal">{isParallel ? "Parallel components" : "Component"}</th>
+            {PERCENTILES.map((p) => (
+              <th key={p} className="w-24 font-normal">
+                {p} (ms)
+              </th>
+            ))}
+            <th className="w-40" />
+          </tr>
+        </thead>
+        <tbody>
+          {components.fields.map((field, c) => {
+            const cErrors = errors?.components?.[c];
+            const isCritical =
+              isParallel && time.criticalComponent !== null && current?.[c]?.name === time.criticalComponent;
+            return (
+              <tr key={field.id} className="align-top" data-testid={`stage-${index}-component-${c}`}>
+                <td className="pr-2">
+                  <TextInput
+                    aria-label={`Stage ${index + 1} component ${c + 1} name`}
+                    invalid={!!cErrors?.name}
+                    aria-describedby={`s${index}c${c}-name-error`}
+                    {...register(`stages.${index}.components.${c}.name`)}
+                  />
+                  {isCritical && (
+                    <span className="mt-1 inline-block rounded bg-amber-100 px-1.5 text-xs text-amber-800 dark:bg-amber-900 dark:text-amber-200">
+                      critical path
+                    </span>
+                  )}
+                  <FieldError id={`s${index}c${c}-name-error`} message={cErrors?.name?.message} />
+                  {openSource === c && <SourceEditor stageIndex={index} componentIndex={c} />}
+                </td>
+                {PERCENTILES.map((p) => (
+                  <td key={p} className="pr-2">
+                    <TextInput
+                      aria-label={`Stage ${index + 1} component ${c + 1} ${p} budget in ms`}
+                      inputMode="decimal"
+                      className="tabular-nums"
+                      invalid={!!cErrors?.budgetMs?.[p]}
+                      aria-describedby={`s${index}c${c}-${p}-error`}
+                      {...register(`stages.${index}.components.${c}.budgetMs.${p}`, { setValueAs: parseMs })}
+                    />
+                    <FieldError id={`s${index}c${c}-${p}-error`} message={cErrors?.budgetMs?.[p]?.message} />
+                  </td>
+                ))}
+                <td className="whitespace-nowrap text-right">
+                  <Button
+                    variant="ghost"
+                    aria-expanded={openSource === c}
+                    className={cx(cErrors?.source && "text-red-600")}
+                    onClick={() => setOpenSource(openSource === c ? null : c)}
+                  >
+                    Source
+                  </Button>
+                  <Button
+                    variant="ghost"
+                    aria-label={`Move component ${c + 1} of stage ${index + 1} up`}
+                    disabled={c === 0}
+                    onClick={() => components.move(c, c - 1)}
+                  >
+                    ↑
+                  </Button>
+                  <Button
+                    variant="ghost"
+                    aria-label={`Remove component ${c + 1} of stage ${index + 1}`}
+                    onClick={() => components.remove(c)}
+                  >
+                    ✕
+                  </Button>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <Button
+        variant="ghost"
+        className="mt-1"
+        onClick={() => components.append(newComponent(`Component ${components.fields.length + 1}`))}
+      >
+        + parallel component
+      </Button>
+    </li>
+  );
+}

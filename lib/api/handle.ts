@@ -1,0 +1,99 @@
+import "server-only";
+import { AppError } from "@/lib/errors";
+
+// Route handlers stay thin: parse, call one service function, return JSON. Every error goes
+// through here, so callers always get { error: { code, message, fields? } } and never a stack.
+
+const MAX_JSON_BYTES = 256 * 1024;
+
+type Params = Record<string, string | string[] | undefined>;
+type Handler<P extends Params> = (request: Request, params: P) => Promise<Response>;
+
+export function json(body: unknown, init: ResponseInit = {}): Response {
+  return Response.json(body, { ...init, headers: { "cache-control": "no-store", ...init.headers } });
+}
+
+export function errorResponse(error: unknown): Response {
+  if (error instanceof AppError) {
+    const body = {
+      error: {
+        code: error.code,
+        message: error.message,
+        ...(error.fields && { fields: error.fields }),
+        ...error.details,
+      },
+    };
+    return json(body, { status: error.status });
+  }
+  console.error("Unhandled error in API route", error);
+  return json(
+    {
+      error: {
+        code: "INTERNAL",
+        message: "Something went wrong on our side. Try again; if it keeps failing, check the server log.",
+      },
+    },
+    { status: 500 },
+  );
+}
+
+export function route<P extends Params>(handler: Handler<P>) {
+  return async (request: Request, context: { params: Promise<P> }): Promise<Response> => {
+    try {
+      return await handler(request, await context.params);
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}
+
+/** Reads a JSON body with a size cap; a wrong content type, an oversized or unparsable body is the caller's error. */
+export async function readJson(request: Request): Promise<unknown> {
+  const type = request.headers.get("content-type") ?? "";
+  if (!/^application\/(.+\+)?json\b/i.test(type)) {
+    throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send the body as JSON with Content-Type: application/json.");
+  }
+  const declared = Number(request.headers.get("content-length") ?? 0);
+  if (declared > MAX_JSON_BYTES) throw tooLarge();
+  const reader = request.body?.getReader();
+  if (!reader) throw new AppError("BAD_REQUEST", "The request has no body.");
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_JSON_BYTES) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw new AppError("BAD_REQUEST", "The body is not valid UTF-8.");
+  }
+  if (!text.trim()) throw new AppError("BAD_REQUEST", "The request body is empty; send a JSON object.");
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError("BAD_REQUEST", "The body is not valid JSON.");
+  }
+}
+
+function tooLarge(): AppError {
+  return new AppError("PAYLOAD_TOO_LARGE", `The body is larger than ${MAX_JSON_BYTES / 1024} KiB.`);
+}
+
+export function queryOf(request: Request): Record<string, string> {
+  return Object.fromEntries(new URL(request.url).searchParams);
+}
+
+/** Path segments arrive URL-decoded; a slug that cannot be one is simply not found. */
+export function slugParam(value: string | string[] | undefined): string {
+  if (typeof value !== "string" || !/^[a-z0-9-]{1,64}$/.test(value))
+    throw new AppError("NOT_FOUND", "No such service.");
+  return value;
+}

@@ -1,0 +1,38 @@
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
+import * as bindings from "@prisma/schema-engine-wasm/schema_engine_bg";
+import type { SchemaEngine } from "@prisma/schema-engine-wasm";
+
+// Prisma's native schema engine is a binary downloaded at install time from a host that is not
+// reachable everywhere; the same engine ships as WebAssembly on npm. Its package entry imports
+// the .wasm file as an ES module, which Node only allows behind a flag, so it is instantiated
+// here by hand with the package's own JS glue.
+let initialised: Promise<void> | undefined;
+
+function initialiseWasm(): Promise<void> {
+  initialised ??= (async () => {
+    const require = createRequire(import.meta.url);
+    const gluePath = require.resolve("@prisma/schema-engine-wasm/schema_engine_bg");
+    const bytes = await readFile(gluePath.replace(/\.js$/, ".wasm"));
+    const { instance } = await WebAssembly.instantiate(bytes, {
+      "./schema_engine_bg.js": bindings as unknown as WebAssembly.ModuleImports,
+    });
+    bindings.__wbg_set_wasm(instance.exports);
+    (instance.exports.__wbindgen_start as () => void)();
+  })();
+  return initialised;
+}
+
+export type SchemaFile = { path: string; content: string };
+
+/** Opens the schema engine on a PostgreSQL connection string. Call `free()` when done. */
+export async function openSchemaEngine(connectionString: string, schema: SchemaFile): Promise<SchemaEngine> {
+  await initialiseWasm();
+  const adapter = bindMigrationAwareSqlAdapterFactory(new PrismaPg({ connectionString }));
+  const log = (message: string) => {
+    if (process.env.DEBUG_SCHEMA_ENGINE) console.error(message);
+  };
+  return bindings.SchemaEngine.new({ datamodels: [[schema.path, schema.content]] }, log, adapter);
+}

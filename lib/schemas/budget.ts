@@ -1,0 +1,130 @@
+import { z } from "zod";
+import type { BudgetDocument } from "@/lib/domain/budget";
+import { PRESET_IDS } from "@/lib/prometheus/presets";
+
+// The one definition of a valid budget, shared by the API handlers and the browser form.
+
+export const LIMITS = { stages: 40, componentsPerStage: 12, matchers: 12, maxBudgetMs: 3_600_000 } as const;
+
+const hasLoneSurrogate = (s: string) =>
+  /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
+const hasControlCharacter = (s: string) => /[\u0000-\u001f\u007f]/.test(s);
+
+export const nameSchema = (what: string, max = 80) =>
+  z
+    .string({ error: `${what} is required` })
+    .trim()
+    .min(1, `${what} is required`)
+    .max(max, `${what} must be at most ${max} characters`)
+    .refine((s) => !hasControlCharacter(s) && !hasLoneSurrogate(s), `${what} contains characters that are not allowed`);
+
+const budgetMsSchema = z
+  .number({ error: "Enter a number of milliseconds" })
+  .finite("Enter a finite number of milliseconds")
+  .positive("Must be more than 0 ms")
+  .max(LIMITS.maxBudgetMs, "Must be at most one hour (3,600,000 ms)")
+  .nullable();
+
+export const percentileBudgetsSchema = z
+  .object({ p50: budgetMsSchema, p95: budgetMsSchema, p99: budgetMsSchema })
+  .superRefine((b, ctx) => {
+    if (b.p50 !== null && b.p95 !== null && b.p95 < b.p50)
+      ctx.addIssue({ code: "custom", path: ["p95"], message: "p95 cannot be below p50" });
+    if (b.p95 !== null && b.p99 !== null && b.p99 < b.p95)
+      ctx.addIssue({ code: "custom", path: ["p99"], message: "p99 cannot be below p95" });
+    else if (b.p50 !== null && b.p99 !== null && b.p99 < b.p50)
+      ctx.addIssue({ code: "custom", path: ["p99"], message: "p99 cannot be below p50" });
+  });
+
+export const metricNameSchema = z
+  .string()
+  .trim()
+  .min(1, "Metric name is required")
+  .max(200, "Metric name must be at most 200 characters")
+  .regex(/^[a-zA-Z_:][a-zA-Z0-9_:]*$/, "Metric names use letters, digits, _ and : and do not start with a digit")
+  .refine((m) => !m.endsWith("_bucket"), "Give the histogram's base name, without _bucket");
+
+export const labelNameSchema = z
+  .string()
+  .regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/, "Label names use letters, digits and _ and do not start with a digit")
+  .refine((n) => !n.startsWith("__"), "Label names starting with __ are reserved")
+  .refine((n) => n !== "le", "le is the bucket label and cannot be a matcher");
+
+const labelValueSchema = z
+  .string()
+  .max(200, "Label values must be at most 200 characters")
+  .refine((v) => !hasLoneSurrogate(v), "Label value is not valid Unicode");
+
+export const metricSourceSchema = z.object({
+  preset: z.enum(PRESET_IDS, { error: `Preset must be one of ${PRESET_IDS.join(", ")}` }),
+  metric: metricNameSchema,
+  matchers: z
+    .record(labelNameSchema, labelValueSchema)
+    .refine((m) => Object.keys(m).length <= LIMITS.matchers, `At most ${LIMITS.matchers} label matchers`),
+});
+
+export const componentSchema = z.object({
+  name: nameSchema("Component name"),
+  budgetMs: percentileBudgetsSchema,
+  source: metricSourceSchema.nullable(),
+});
+
+export const stageSchema = z.object({
+  name: nameSchema("Stage name"),
+  components: z
+    .array(componentSchema)
+    .min(1, "A stage needs at least one component")
+    .max(LIMITS.componentsPerStage, `A stage holds at most ${LIMITS.componentsPerStage} parallel components`),
+});
+
+export const stagesSchema = z.array(stageSchema).max(LIMITS.stages, `At most ${LIMITS.stages} stages`);
+
+const budgetDocumentObject = z.object({
+  indicator: nameSchema("Indicator", 60),
+  targetMs: z
+    .number({ error: "Enter the target in milliseconds" })
+    .finite()
+    .positive("Target must be more than 0 ms")
+    .max(LIMITS.maxBudgetMs, "Target must be at most one hour"),
+  quantile: z.union([z.literal(0.5), z.literal(0.95), z.literal(0.99)], {
+    error: "Quantile must be 0.5, 0.95 or 0.99",
+  }),
+  stages: stagesSchema,
+});
+
+export function requireUniqueNames(doc: Pick<BudgetDocument, "stages">, ctx: z.RefinementCtx) {
+  const seenStages = new Set<string>();
+  const seenComponents = new Set<string>();
+  doc.stages.forEach((stage, s) => {
+    if (seenStages.has(stage.name.toLowerCase()))
+      ctx.addIssue({
+        code: "custom",
+        path: ["stages", s, "name"],
+        message: `Another stage is already called “${stage.name}”`,
+      });
+    seenStages.add(stage.name.toLowerCase());
+    stage.components.forEach((component, c) => {
+      if (seenComponents.has(component.name.toLowerCase())) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["stages", s, "components", c, "name"],
+          message: `Another component is already called “${component.name}”`,
+        });
+      }
+      seenComponents.add(component.name.toLowerCase());
+    });
+  });
+}
+
+export const budgetDocumentSchema = budgetDocumentObject.superRefine(
+  requireUniqueNames,
+) satisfies z.ZodType<BudgetDocument>;
+
+export const saveBudgetSchema = budgetDocumentObject
+  .extend({
+    version: z.number({ error: "version (the version this edit is based on) is required" }).int().positive(),
+    message: z.string().max(500, "Message must be at most 500 characters").optional(),
+  })
+  .superRefine(requireUniqueNames);
+
+export type SaveBudgetInput = z.infer<typeof saveBudgetSchema>;

@@ -1,0 +1,25 @@
+import type { z } from "zod";
+import { AppError } from "@/lib/errors";
+
+/** Field path as the browser form names it, e.g. "stages.2.components.0.budgetMs.p95". */
+export function fieldPath(path: readonly PropertyKey[]): string {
+  return path.map(String).join(".") || "body";
+}
+
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = fieldPath(issue.path);
+    fields[key] ??= issue.message;
+  }
+  return fields;
+}
+
+/** Validates caller input; a failure is a 422 with one message per field. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown, what = "The request"): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const fields = fieldErrors(result.error);
+  const count = Object.keys(fields).length;
+  throw new AppError("VALIDATION_FAILED", `${what} has ${count} invalid field${count === 1 ? "" : "s"}.`, fields);
+}

@@ -1,0 +1,9 @@
+import { env } from "@/lib/env";
+
+/** Who is acting. Every mutation takes one, so authorization and the audit trail attach here. */
+export type Actor = { name: string };
+
+/** Until sign-in exists, everyone acts as the configured local user. */
+export function currentActor(): Actor {
+  return { name: env().LB_DEFAULT_AUTHOR };
+}

@@ -1,0 +1,152 @@
+import type { BudgetDocument } from "@/lib/domain/budget";
+import { diffBudgets, type BudgetChange } from "@/lib/domain/budget-diff";
+import type { Db } from "@/lib/db/client";
+import { findRevisionRow, listRevisionRows, updateBudgetIfVersion, type RevisionRow } from "@/lib/db/budgets";
+import { AppError } from "@/lib/errors";
+import { saveBudgetSchema } from "@/lib/schemas/budget";
+import { parseInput } from "@/lib/schemas/parse";
+import { z } from "zod";
+import type { Actor } from "./actor";
+import { getServiceOrThrow } from "./services";
+
+export type BudgetView = BudgetDocument & { slug: string; version: number; updatedAt: string; updatedBy: string };
+
+export type RevisionView = {
+  version: number;
+  author: string;
+  createdAt: string;
+  message: string;
+  restoredFrom: number | null;
+  changes: BudgetChange[];
+  snapshot: BudgetDocument;
+};
+
+function documentOf(budget: BudgetDocument): BudgetDocument {
+  return { indicator: budget.indicator, targetMs: budget.targetMs, quantile: budget.quantile, stages: budget.stages };
+}
+
+export async function getBudget({ db, slug }: { db: Db; slug: string }): Promise<BudgetView> {
+  const { budget } = await getServiceOrThrow({ db, slug });
+  return {
+    slug,
+    version: budget.version,
+    ...documentOf(budget),
+    updatedAt: budget.updatedAt.toISOString(),
+    updatedBy: budget.updatedBy,
+  };
+}
+
+function toRevisionView(row: RevisionRow): RevisionView {
+  return { ...row, createdAt: row.createdAt.toISOString() };
+}
+
+async function conflict(db: Db, slug: string, baseVersion: number): Promise<AppError> {
+  const current = await getBudget({ db, slug });
+  const service = await getServiceOrThrow({ db, slug });
+  const theirs = await listRevisionRows(db, service.id, { limit: 50 });
+  const since = theirs.filter((r) => r.version > baseVersion).map(toRevisionView);
+  const who = [...new Set(since.map((r) => r.author))].join(", ") || "someone";
+  return new AppError(
+    "CONFLICT",
+    `This budget was saved by ${who} since you opened it (you edited version ${baseVersion}, it is now at version ${current.version}). Review their change and apply yours again.`,
+    undefined,
+    { current, revisionsSince: since },
+  );
+}
+
+async function writeBudget(
+  db: Db,
+  options: {
+    slug: string;
+    actor: Actor;
+    baseVersion: number;
+    document: BudgetDocument;
+    message: string;
+    restoredFrom: number | null;
+  },
+): Promise<BudgetView> {
+  const service = await getServiceOrThrow({ db, slug: options.slug });
+  if (service.budget.version !== options.baseVersion) throw await conflict(db, options.slug, options.baseVersion);
+  const changes = diffBudgets(documentOf(service.budget), options.document);
+  const saved = await db.$transaction((tx) =>
+    updateBudgetIfVersion(tx, {
+      serviceId: service.id,
+      baseVersion: options.baseVersion,
+      document: options.document,
+      author: options.actor.name,
+      message: options.message,
+      restoredFrom: options.restoredFrom,
+      changes,
+    }),
+  );
+  if (!saved) throw await conflict(db, options.slug, options.baseVersion);
+  return getBudget({ db, slug: options.slug });
+}
+
+/** Saves a budget edited from `version`; 409 when someone saved in between. */
+export async function saveBudget({
+  db,
+  actor,
+  slug,
+  input,
+}: {
+  db: Db;
+  actor: Actor;
+  slug: string;
+  input: unknown;
+}): Promise<BudgetView> {
+  const { version, message, ...document } = parseInput(saveBudgetSchema, input, "The budget");
+  return writeBudget(db, { slug, actor, baseVersion: version, document, message: message ?? "", restoredFrom: null });
+}
+
+const listRevisionsSchema = z.object({
+  limit: z.coerce.number().int().min(1, "limit must be at least 1").max(200, "limit must be at most 200").default(50),
+  before: z.coerce.number().int().positive("before must be a positive version").optional(),
+});
+
+export async function listRevisions({
+  db,
+  slug,
+  query = {},
+}: {
+  db: Db;
+  slug: string;
+  query?: unknown;
+}): Promise<RevisionView[]> {
+  const { limit, before } = parseInput(listRevisionsSchema, query, "The query");
+  const service = await getServiceOrThrow({ db, slug });
+  const rows = await listRevisionRows(db, service.id, { limit, beforeVersion: before });
+  return rows.map(toRevisionView);
+}
+
+const restoreSchema = z.object({
+  version: z.number({ error: "version (the current version you are restoring over) is required" }).int().positive(),
+});
+
+/** Restores an older revision as a new one; the history keeps everything. */
+export async function restoreRevision({
+  db,
+  actor,
+  slug,
+  revision,
+  input,
+}: {
+  db: Db;
+  actor: Actor;
+  slug: string;
+  revision: number;
+  input: unknown;
+}): Promise<BudgetView> {
+  const { version } = parseInput(restoreSchema, input, "The restore request");
+  const service = await getServiceOrThrow({ db, slug });
+  const row = await findRevisionRow(db, service.id, revision);
+  if (!row) throw new AppError("NOT_FOUND", `Budget “${slug}” has no revision ${revision}.`);
+  return writeBudget(db, {
+    slug,
+    actor,
+    baseVersion: version,
+    document: documentOf(row.snapshot),
+    message: `Restored revision ${revision}`,
+    restoredFrom: revision,
+  });
+}

@@ -1,0 +1,101 @@
+import { budgetFit, formatTarget, percentileKeyOf, type BudgetDocument } from "@/lib/domain/budget";
+import { diffBudgets } from "@/lib/domain/budget-diff";
+import type { Db } from "@/lib/db/client";
+import { insertServiceWithBudget, isUniqueViolation } from "@/lib/db/budgets";
+import { findServiceRow, listServiceRows, type ServiceRow } from "@/lib/db/services";
+import { AppError } from "@/lib/errors";
+import { createServiceSchema } from "@/lib/schemas/service";
+import { parseInput } from "@/lib/schemas/parse";
+import type { Actor } from "./actor";
+
+export type ServiceSummary = {
+  slug: string;
+  name: string;
+  description: string;
+  createdAt: string;
+  target: string;
+  targetMs: number;
+  quantile: number;
+  version: number;
+  stageCount: number;
+  componentCount: number;
+  stackedMs: number;
+  marginMs: number;
+  isOverTarget: boolean;
+};
+
+function summarize(row: ServiceRow): ServiceSummary {
+  const budget = row.budget!;
+  const key = percentileKeyOf(budget.quantile) ?? "p95";
+  const fit = budgetFit(budget).byPercentile[key];
+  return {
+    slug: row.slug,
+    name: row.name,
+    description: row.description,
+    createdAt: row.createdAt.toISOString(),
+    target: formatTarget(budget),
+    targetMs: budget.targetMs,
+    quantile: budget.quantile,
+    version: budget.version,
+    stageCount: budget.stages.length,
+    componentCount: budget.stages.reduce((n, s) => n + s.components.length, 0),
+    stackedMs: fit.stackedMs,
+    marginMs: fit.marginMs,
+    isOverTarget: fit.isOverTarget,
+  };
+}
+
+export async function listServices({ db }: { db: Db }): Promise<ServiceSummary[]> {
+  const rows = await listServiceRows(db);
+  return rows.filter((row) => row.budget).map(summarize);
+}
+
+export async function getServiceOrThrow({
+  db,
+  slug,
+}: {
+  db: Db;
+  slug: string;
+}): Promise<ServiceRow & { budget: NonNullable<ServiceRow["budget"]> }> {
+  const row = await findServiceRow(db, slug);
+  if (!row || !row.budget) throw new AppError("NOT_FOUND", `No service called “${slug}”.`);
+  return row as ServiceRow & { budget: NonNullable<ServiceRow["budget"]> };
+}
+
+export async function createService({
+  db,
+  actor,
+  input,
+}: {
+  db: Db;
+  actor: Actor;
+  input: unknown;
+}): Promise<ServiceSummary> {
+  const data = parseInput(createServiceSchema, input, "The service");
+  const document: BudgetDocument = {
+    indicator: data.indicator,
+    targetMs: data.targetMs,
+    quantile: data.quantile,
+    stages: data.stages,
+  };
+  try {
+    await db.$transaction((tx) =>
+      insertServiceWithBudget(tx, {
+        slug: data.slug,
+        name: data.name,
+        description: data.description,
+        author: actor.name,
+        document,
+        changes: diffBudgets(null, document),
+      }),
+    );
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw new AppError("CONFLICT", `A service with the slug “${data.slug}” already exists.`, {
+        slug: "This slug is taken",
+      });
+    }
+    throw error;
+  }
+  return summarize((await findServiceRow(db, data.slug))!);
+}

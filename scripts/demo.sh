@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# npm run demo: the app on the embedded database with seed data, from a fresh clone.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "Installing npm packages…"
+  npm ci --no-audit --no-fund
+fi
+if [ ! -f .next/BUILD_ID ] || [ -n "$(find app components lib -newer .next/BUILD_ID -type f -print -quit)" ]; then
+  echo "Building the app…"
+  npx next build
+fi
+exec npx tsx scripts/serve.ts "$@"

@@ -58,9 +58,15 @@ const labelValueSchema = z
 export const metricSourceSchema = z.object({
   preset: z.enum(PRESET_IDS, { error: `Preset must be one of ${PRESET_IDS.join(", ")}` }),
   metric: metricNameSchema,
-  matchers: z
-    .record(labelNameSchema, labelValueSchema)
-    .refine((m) => Object.keys(m).length <= LIMITS.matchers, `At most ${LIMITS.matchers} label matchers`),
+  matchers: z.record(z.string(), labelValueSchema).superRefine((matchers, ctx) => {
+    const names = Object.keys(matchers);
+    if (names.length > LIMITS.matchers)
+      ctx.addIssue({ code: "custom", message: `At most ${LIMITS.matchers} label matchers` });
+    for (const name of names) {
+      const result = labelNameSchema.safeParse(name);
+      if (!result.success) ctx.addIssue({ code: "custom", path: [name], message: result.error.issues[0]!.message });
+    }
+  }),
 });
 
 export const componentSchema = z.object({

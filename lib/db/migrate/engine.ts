@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
 import * as bindings from "@prisma/schema-engine-wasm/schema_engine_bg";
 import type { SchemaEngine } from "@prisma/schema-engine-wasm";
@@ -27,12 +28,27 @@ function initialiseWasm(): Promise<void> {
 
 export type SchemaFile = { path: string; content: string };
 
-/** Opens the schema engine on a PostgreSQL connection string. Call `free()` when done. */
-export async function openSchemaEngine(connectionString: string, schema: SchemaFile): Promise<SchemaEngine> {
+/**
+ * Runs `use` with the schema engine open on a PostgreSQL database. The connection pool is ours
+ * so that it closes afterwards: freeing the engine alone leaves its session, and with it
+ * Prisma's migration advisory lock, open.
+ */
+export async function withSchemaEngine<T>(
+  connectionString: string,
+  schema: SchemaFile,
+  use: (engine: SchemaEngine) => Promise<T>,
+): Promise<T> {
   await initialiseWasm();
-  const adapter = bindMigrationAwareSqlAdapterFactory(new PrismaPg({ connectionString }));
+  const pool = new pg.Pool({ connectionString, max: 2 });
+  const adapter = bindMigrationAwareSqlAdapterFactory(new PrismaPg(pool));
   const log = (message: string) => {
     if (process.env.DEBUG_SCHEMA_ENGINE) console.error(message);
   };
-  return bindings.SchemaEngine.new({ datamodels: [[schema.path, schema.content]] }, log, adapter);
+  const engine = await bindings.SchemaEngine.new({ datamodels: [[schema.path, schema.content]] }, log, adapter);
+  try {
+    return await use(engine);
+  } finally {
+    engine.free();
+    await pool.end();
+  }
 }

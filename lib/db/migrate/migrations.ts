@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { MigrationList } from "@prisma/schema-engine-wasm";
 import { startEmbeddedPostgres } from "../embedded";
-import { openSchemaEngine, type SchemaFile } from "./engine";
+import { withSchemaEngine, type SchemaFile } from "./engine";
 
 // Prisma's migration layout (prisma/migrations/<timestamp>_<name>/migration.sql, history in
 // `_prisma_migrations`), driven through the WebAssembly schema engine so that no native binary
@@ -53,35 +53,30 @@ export async function readMigrationList(baseDir = MIGRATIONS_DIR): Promise<Migra
 
 /** Applies every migration not yet recorded in `_prisma_migrations`; returns their names. */
 export async function applyMigrations(connectionString: string, baseDir = MIGRATIONS_DIR): Promise<string[]> {
-  const engine = await openSchemaEngine(connectionString, await readSchema());
-  try {
-    const result = await engine.applyMigrations({
-      migrationsList: await readMigrationList(baseDir),
-      filters: NO_FILTERS,
-    });
+  const migrationsList = await readMigrationList(baseDir);
+  return withSchemaEngine(connectionString, await readSchema(), async (engine) => {
+    const result = await engine.applyMigrations({ migrationsList, filters: NO_FILTERS });
     return result.appliedMigrationNames;
-  } finally {
-    engine.free();
-  }
+  });
 }
 
 /** SQL that takes a database described by `from` (or an empty one) to the one described by `to`. */
 export async function diffSchemas(from: SchemaFile | null, to: SchemaFile): Promise<string> {
   // A diff between two datamodels reads no database, but the engine insists on a connection.
   const scratch = await startEmbeddedPostgres();
-  const engine = await openSchemaEngine(scratch.url, to);
   try {
-    const result = await engine.diff({
-      from: from ? { tag: "schemaDatamodel", files: [from] } : { tag: "empty" },
-      to: { tag: "schemaDatamodel", files: [to] },
-      script: true,
-      exitCode: null,
-      filters: NO_FILTERS,
-    });
+    const result = await withSchemaEngine(scratch.url, to, (engine) =>
+      engine.diff({
+        from: from ? { tag: "schemaDatamodel", files: [from] } : { tag: "empty" },
+        to: { tag: "schemaDatamodel", files: [to] },
+        script: true,
+        exitCode: null,
+        filters: NO_FILTERS,
+      }),
+    );
     const script = result.stdout ?? "";
     return /^\s*(-- This is an empty migration\.)?\s*$/.test(script) ? "" : script;
   } finally {
-    engine.free();
     await scratch.stop();
   }
 }

@@ -1,0 +1,39 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const root = fileURLToPath(new URL(".", import.meta.url));
+const shared = {
+  resolve: {
+    alias: {
+      "@/": root,
+      // Server-only guards are for Next's bundles; tests run server code directly.
+      "server-only": fileURLToPath(new URL("./scripts/stack/empty-module.ts", import.meta.url)),
+    },
+  },
+};
+
+// The same integration suite runs twice: against a throwaway PostgreSQL 15 cluster and
+// against the embedded PGlite database the demo uses.
+const integration = (name: "postgres" | "embedded") => ({
+  ...shared,
+  test: {
+    name: `integration-${name}`,
+    include: ["**/*.integration.test.ts"],
+    exclude: ["node_modules/**", ".next/**"],
+    globalSetup: [`scripts/stack/vitest-${name}.ts`],
+    setupFiles: ["scripts/stack/vitest-database-env.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    fileParallelism: false,
+  },
+});
+
+export default defineConfig({
+  test: {
+    projects: [
+      { ...shared, test: { name: "unit", include: ["lib/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts"], exclude: ["**/*.integration.test.ts", "node_modules/**"] } },
+      integration("postgres"),
+      integration("embedded"),
+    ],
+  },
+});

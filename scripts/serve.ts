@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { startEmbeddedPostgres, type EmbeddedPostgres } from "../lib/db/embedded";
+import { EMBEDDED_POOL_SIZE, startEmbeddedPostgres, type EmbeddedPostgres } from "../lib/db/embedded";
 import { createDb } from "../lib/db/create";
 import { applyMigrations } from "../lib/db/migrate/migrations";
 import { seedDatabase } from "../prisma/seed";
@@ -37,7 +37,7 @@ async function main() {
   if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
 
   if (!values["no-seed"]) {
-    const db = createDb(database.url, 2);
+    const db = createDb(database.url, 1);
     const isEmpty = (await db.service.count()) === 0;
     if (isEmpty) console.log(`Seeded services: ${(await seedDatabase(db)).join(", ")}`);
     await db.$disconnect();
@@ -46,7 +46,12 @@ async function main() {
   const nextBin = resolve("node_modules/next/dist/bin/next");
   const app = spawn(process.execPath, [nextBin, values.dev ? "dev" : "start", "--port", values.port!], {
     stdio: "inherit",
-    env: { ...process.env, DATABASE_URL: database.url, LB_DATABASE_KIND: database.kind },
+    env: {
+      ...process.env,
+      DATABASE_URL: database.url,
+      LB_DATABASE_KIND: database.kind,
+      ...(database.embedded && { DATABASE_POOL_SIZE: String(EMBEDDED_POOL_SIZE) }),
+    },
   });
 
   let stopping = false;

@@ -2,11 +2,12 @@ import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { chatApi } from "@/prisma/seed-data";
 import { createDb } from "@/lib/db/create";
+import { testPoolSize } from "@/scripts/stack/databases";
 import { AppError } from "@/lib/errors";
 import { getBudget, listRevisions, restoreRevision, saveBudget } from "./budgets";
 import { createService, listServices } from "./services";
 
-const db = createDb(inject("databaseUrl"), 8);
+const db = createDb(inject("databaseUrl"), testPoolSize());
 const alice = { name: "alice" };
 const bob = { name: "bob" };
 afterAll(() => db.$disconnect());

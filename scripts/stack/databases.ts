@@ -1,6 +1,12 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
-import { startEmbeddedPostgres } from "../../lib/db/embedded";
+import { inject } from "vitest";
+import { EMBEDDED_POOL_SIZE, startEmbeddedPostgres } from "../../lib/db/embedded";
+
+/** Connections a test client may open: several on PostgreSQL, one on the embedded database. */
+export function testPoolSize(): number {
+  return inject("databaseKind") === "embedded" ? EMBEDDED_POOL_SIZE : 8;
+}
 
 /** An empty database of the same kind as the test run's: a new database in the cluster, or a new PGlite. */
 export async function freshDatabase(

@@ -1,6 +1,7 @@
 import { inject } from "vitest";
+import { testPoolSize } from "./databases";
 
 // Runs in each test worker before the test file is imported, so lib/env.ts sees the database.
 process.env.DATABASE_URL = inject("databaseUrl");
 process.env.LB_DATABASE_KIND = inject("databaseKind");
-process.env.DATABASE_POOL_SIZE = "4";
+process.env.DATABASE_POOL_SIZE = String(testPoolSize());

@@ -10,10 +10,21 @@ import type { SchemaEngine } from "@prisma/schema-engine-wasm";
 // reachable everywhere; the same engine ships as WebAssembly on npm. Its package entry imports
 // the .wasm file as an ES module, which Node only allows behind a flag, so it is instantiated
 // here by hand with the package's own JS glue.
-let initialised: Promise<void> | undefined;
+//
+// The glue module holds one wasm instance for the whole process, even when this file is loaded
+// more than once (test runners give each project its own module graph), so the instance, the
+// queue that keeps engines from interleaving and the panic registry live on globalThis.
+type EngineGlobals = { initialised?: Promise<void>; queue: Promise<unknown>; panics: string[] };
+const globals = globalThis as typeof globalThis & {
+  latencyBudgetsSchemaEngine?: EngineGlobals;
+  PRISMA_WASM_PANIC_REGISTRY?: unknown;
+};
+const state: EngineGlobals = (globals.latencyBudgetsSchemaEngine ??= { queue: Promise.resolve(), panics: [] });
+// The engine's Rust code reports a panic's message through this registry before it throws.
+globals.PRISMA_WASM_PANIC_REGISTRY ??= { set_message: (message: string) => state.panics.push(message) };
 
 function initialiseWasm(): Promise<void> {
-  initialised ??= (async () => {
+  state.initialised ??= (async () => {
     const require = createRequire(import.meta.url);
     const gluePath = require.resolve("@prisma/schema-engine-wasm/schema_engine_bg");
     const bytes = await readFile(gluePath.replace(/\.js$/, ".wasm"));
@@ -23,7 +34,7 @@ function initialiseWasm(): Promise<void> {
     bindings.__wbg_set_wasm(instance.exports);
     (instance.exports.__wbindgen_start as () => void)();
   })();
-  return initialised;
+  return state.initialised;
 }
 
 export type SchemaFile = { path: string; content: string };
@@ -47,6 +58,10 @@ export async function withSchemaEngine<T>(
   const engine = await bindings.SchemaEngine.new({ datamodels: [[schema.path, schema.content]] }, log, adapter);
   try {
     return await use(engine);
+  } catch (error) {
+    if (panics.length)
+      throw new Error(`Prisma schema engine panicked: ${panics.splice(0).join("; ")}`, { cause: error });
+    throw error;
   } finally {
     engine.free();
     await pool.end();

@@ -1,4 +1,6 @@
 import Link from "next/link";
+import { Suspense } from "react";
+import { ServicesSkeleton } from "@/components/services/services-skeleton";
 import { db } from "@/lib/db/client";
 import { listServices } from "@/lib/services/services";
 import { formatMs } from "@/lib/domain/budget";
@@ -6,8 +8,7 @@ import { Card, EmptyState, cx } from "@/components/ui/primitives";
 
 export const dynamic = "force-dynamic";
 
-export default async function ServicesPage() {
-  const services = await listServices({ db: db() });
+export default function ServicesPage() {
   return (
     <div className="space-y-4">
       <div className="flex items-center justify-between">
@@ -19,6 +20,17 @@ export default async function ServicesPage() {
           New service
         </Link>
       </div>
+      <Suspense fallback={<ServicesSkeleton />}>
+        <ServiceCards />
+      </Suspense>
+    </div>
+  );
+}
+
+async function ServiceCards() {
+  const services = await listServices({ db: db() });
+  return (
+    <>
       {services.length === 0 ? (
         <EmptyState title="No services yet">
           A service is an LLM or RAG endpoint with an end-to-end latency target.{" "}
@@ -61,6 +73,6 @@ export default async function ServicesPage() {
           ))}
         </ul>
       )}
-    </div>
+    </>
   );
 }

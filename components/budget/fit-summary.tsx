@@ -1,4 +1,4 @@
-import { PERCENTILES, formatMs, type BudgetFit, type BudgetDocument } from "@/lib/domain/budget";
+import { PERCENTILES, formatMs, type BudgetFit, type BudgetDocument, type StageTime } from "@/lib/domain/budget";
 import { cx } from "@/components/ui/primitives";
 
 const STAGE_COLOURS = [
@@ -11,6 +11,16 @@ const STAGE_COLOURS = [
   "bg-indigo-500",
   "bg-lime-500",
 ];
+
+function formatStageMs(ms: number | null): string {
+  return ms === null ? "no budget" : formatMs(ms);
+}
+
+/** Left offset and width, in percent of `scale`, of each stage laid end to end. */
+function stackedBars(times: StageTime[], scale: number): { left: number; width: number }[] {
+  const widths = times.map((t) => ((t.ms ?? 0) / scale) * 100);
+  return widths.map((width, i) => ({ left: widths.slice(0, i).reduce((a, b) => a + b, 0), width }));
+}
 
 /** How the budgets stack up against the target, per percentile, updated as the user types. */
 export function FitSummary({ doc, fit }: { doc: BudgetDocument; fit: BudgetFit }) {
@@ -70,25 +80,17 @@ export function FitSummary({ doc, fit }: { doc: BudgetDocument; fit: BudgetFit }
         </p>
       )}
       <div aria-hidden className="relative h-6 w-full overflow-hidden rounded bg-slate-100 dark:bg-slate-800">
-        {(() => {
-          let left = 0;
-          return atTarget.stageTimes.map((t, i) => {
-            const width = ((t.ms ?? 0) / scale) * 100;
-            const bar = (
-              <div
-                key={i}
-                title={`${doc.stages[i]?.name}: ${t.ms === null ? "no budget" : formatMs(t.ms)}`}
-                className={cx(
-                  "absolute top-0 h-full border-r border-white/60 dark:border-slate-900/60",
-                  STAGE_COLOURS[i % STAGE_COLOURS.length],
-                )}
-                style={{ left: `${left}%`, width: `${width}%` }}
-              />
-            );
-            left += width;
-            return bar;
-          });
-        })()}
+        {stackedBars(atTarget.stageTimes, scale).map(({ left, width }, i) => (
+          <div
+            key={i}
+            title={`${doc.stages[i]?.name}: ${formatStageMs(atTarget.stageTimes[i]!.ms)}`}
+            className={cx(
+              "absolute top-0 h-full border-r border-white/60 dark:border-slate-900/60",
+              STAGE_COLOURS[i % STAGE_COLOURS.length],
+            )}
+            style={{ left: `${left}%`, width: `${width}%` }}
+          />
+        ))}
         {Number.isFinite(doc.targetMs) && (
           <div
             className="absolute top-0 h-full w-0.5 bg-slate-900 dark:bg-white"

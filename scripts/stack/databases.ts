@@ -27,11 +27,11 @@ export async function freshDatabase(
   };
 }
 
-export async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
+export async function withClient<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    return await use(client);
+    return await run(client);
   } finally {
     await client.end();
   }

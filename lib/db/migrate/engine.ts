@@ -47,7 +47,7 @@ export type SchemaFile = { path: string; content: string };
 export async function withSchemaEngine<T>(
   connectionString: string,
   schema: SchemaFile,
-  use: (engine: SchemaEngine) => Promise<T>,
+  run: (engine: SchemaEngine) => Promise<T>,
 ): Promise<T> {
   await initialiseWasm();
   const pool = new pg.Pool({ connectionString, max: 2 });
@@ -57,10 +57,11 @@ export async function withSchemaEngine<T>(
   };
   const engine = await bindings.SchemaEngine.new({ datamodels: [[schema.path, schema.content]] }, log, adapter);
   try {
-    return await use(engine);
+    return await run(engine);
   } catch (error) {
-    if (panics.length)
-      throw new Error(`Prisma schema engine panicked: ${panics.splice(0).join("; ")}`, { cause: error });
+    if (state.panics.length) {
+      throw new Error(`Prisma schema engine panicked: ${state.panics.splice(0).join("; ")}`, { cause: error });
+    }
     throw error;
   } finally {
     engine.free();

@@ -22,7 +22,7 @@ export default async function BudgetPage({ params }: Props) {
   return (
     <>
       <ServiceHeader slug={slug} name={service.name} target={formatTarget(budget)} active="budget" />
-      <BudgetEditor key={budget.version} initial={budget} />
+      <BudgetEditor initial={budget} />
     </>
   );
 }

@@ -1,0 +1,92 @@
+import { expect, test } from "@playwright/test";
+import { component, createService, uniqueSlug } from "../builders";
+
+test.describe("budgets: a team lead edits a budget", () => {
+  test("creates a service, builds stages including a parallel one, watches the margin, saves", async ({ page }) => {
+    const slug = uniqueSlug("lead");
+    await page.goto("/");
+    await page.getByRole("link", { name: "New service" }).click();
+    await page.getByLabel("Name").fill("Checkout assistant");
+    await page.getByLabel("Slug").fill(slug);
+    await page.getByLabel("Target (ms)").fill("500");
+    await page.getByRole("button", { name: "Create service" }).click();
+
+    await expect(page).toHaveURL(new RegExp(`/services/${slug}/budget$`));
+    await expect(page.getByText("No stages yet.")).toBeVisible();
+
+    await page.getByRole("button", { name: "+ Add stage" }).click();
+    await page.getByLabel("Stage 1 name").fill("Network");
+    await page.getByLabel("Stage 1 component 1 name").fill("Network");
+    await page.getByLabel("Stage 1 component 1 p95 budget in ms").fill("150");
+    await expect(page.getByTestId("stacked-p95")).toHaveText("150 ms");
+    await expect(page.getByTestId("margin-p95")).toHaveText("350 ms");
+
+    await page.getByRole("button", { name: "+ Add stage" }).click();
+    await page.getByLabel("Stage 2 name").fill("Safety ∥ RAG");
+    await page.getByLabel("Stage 2 component 1 name").fill("Safety check");
+    await page.getByLabel("Stage 2 component 1 p95 budget in ms").fill("60");
+    await page.getByTestId("stage-1").getByRole("button", { name: "+ parallel component" }).click();
+    await page.getByLabel("Stage 2 component 2 name").fill("RAG retrieval");
+    await page.getByLabel("Stage 2 component 2 p95 budget in ms").fill("120");
+
+    // The parallel stage counts its slowest component: 150 + max(60, 120).
+    await expect(page.getByTestId("stage-1-time")).toContainText("120 ms");
+    await expect(page.getByTestId("stage-1").getByText("critical path")).toBeVisible();
+    await expect(page.getByTestId("stacked-p95")).toHaveText("270 ms");
+    await expect(page.getByTestId("margin-p95")).toHaveText("230 ms");
+
+    // Over the target is flagged at once.
+    await page.getByLabel("Stage 2 component 2 p95 budget in ms").fill("400");
+    await expect(page.getByTestId("margin-p95")).toHaveText("over by 50 ms");
+    await expect(page.getByText("The stacked p95 budgets exceed the target by 50 ms.")).toBeVisible();
+    await page.getByLabel("Stage 2 component 2 p95 budget in ms").fill("120");
+
+    await page.getByLabel("Change note").fill("First cut");
+    await page.getByRole("button", { name: "Save budget" }).click();
+    await expect(page.getByText(/Saved version 2/)).toBeVisible();
+
+    await page.reload();
+    await expect(page.getByLabel("Stage 2 component 2 p95 budget in ms")).toHaveValue("120");
+    await expect(page.getByTestId("margin-p95")).toHaveText("230 ms");
+  });
+
+  test("shows field errors inline and saves with the keyboard", async ({ page, request }) => {
+    const slug = await createService(request, {
+      stages: [{ name: "Network", components: [component("Network", 150)] }],
+    });
+    await page.goto(`/services/${slug}/budget`);
+    const p95 = page.getByLabel("Stage 1 component 1 p95 budget in ms");
+    await p95.fill("-3");
+    await expect(page.getByText("Must be more than 0 ms")).toBeVisible();
+    await expect(p95).toHaveAttribute("aria-invalid", "true");
+    await page.getByLabel("Stage 1 component 1 p50 budget in ms").fill("200");
+    await p95.fill("180");
+    await expect(page.getByText("p95 cannot be below p50")).toBeVisible();
+    await p95.fill("250");
+    await expect(page.getByText("p95 cannot be below p50")).toBeHidden();
+
+    await page.keyboard.press("Control+s");
+    await expect(page.getByText(/Saved version 2/)).toBeVisible();
+  });
+
+  test("reorders and removes stages", async ({ page, request }) => {
+    const slug = await createService(request, {
+      stages: [
+        { name: "A", components: [component("a", 10)] },
+        { name: "B", components: [component("b", 20)] },
+        { name: "C", components: [component("c", 30)] },
+      ],
+    });
+    await page.goto(`/services/${slug}/budget`);
+    await page.getByRole("button", { name: "Move stage 3 up" }).click();
+    await expect(page.getByLabel("Stage 2 name")).toHaveValue("C");
+    await page.getByRole("button", { name: "Remove stage 1" }).click();
+    await expect(page.getByLabel("Stage 1 name")).toHaveValue("C");
+    await expect(page.getByTestId("stacked-p95")).toHaveText("50 ms");
+    await page.getByRole("button", { name: "Save budget" }).click();
+    await expect(page.getByText(/Saved version 2/)).toBeVisible();
+
+    const saved = await (await request.get(`/api/services/${slug}/budget`)).json();
+    expect(saved.stages.map((s: { name: string }) => s.name)).toEqual(["C", "B"]);
+  });
+});

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Debian packages the tests and the demo need: Chromium (Playwright drives Debian's build, its own
+# download is unreachable here), the PostgreSQL 15 server binaries and Prometheus.
+# Installs what is missing when run as root with apt; otherwise says what to install.
+set -euo pipefail
+
+need=()
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+[ -x /usr/lib/postgresql/15/bin/initdb ] || need+=(postgresql-15)
+command -v prometheus >/dev/null 2>&1 || need+=(prometheus)
+[ ${#need[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  echo "Installing Debian packages: ${need[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+else
+  echo "Missing system packages: ${need[*]}. Install them with: sudo apt-get install ${need[*]}" >&2
+  exit 1
+fi

@@ -5,7 +5,7 @@ cd "$(dirname "$0")/.."
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "Installing npm packages…"
-  npm ci --no-audit --no-fund
+  bash scripts/npm-install.sh
 fi
 if [ ! -f .next/BUILD_ID ] || [ -n "$(find app components lib -newer .next/BUILD_ID -type f -print -quit)" ]; then
   echo "Building the app…"

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 bash scripts/install-system-deps.sh || exit 1
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund || exit 1
+  bash scripts/npm-install.sh || exit 1
 fi
 npm run --silent generate >/dev/null || exit 1
 

@@ -31,9 +31,29 @@ const integration = (name: "postgres" | "embedded") => ({
 export default defineConfig({
   test: {
     projects: [
-      { ...shared, test: { name: "unit", include: ["lib/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts"], exclude: ["**/*.integration.test.ts", "node_modules/**"] } },
+      {
+        ...shared,
+        test: {
+          name: "unit",
+          include: ["lib/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts"],
+          exclude: ["**/*.integration.test.ts", "node_modules/**"],
+        },
+      },
       integration("postgres"),
       integration("embedded"),
+      {
+        ...shared,
+        test: {
+          name: "prometheus",
+          include: ["**/*.prometheus.test.ts"],
+          exclude: ["node_modules/**", ".next/**"],
+          globalSetup: ["scripts/stack/vitest-prometheus.ts"],
+          setupFiles: ["scripts/stack/vitest-database-env.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 90_000,
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });

@@ -5,3 +5,5 @@ import { testPoolSize } from "./databases";
 process.env.DATABASE_URL = inject("databaseUrl");
 process.env.LB_DATABASE_KIND = inject("databaseKind");
 process.env.DATABASE_POOL_SIZE = String(testPoolSize());
+
+if (inject("prometheusUrl" as never)) process.env.PROMETHEUS_URL = inject("prometheusUrl" as never);

@@ -1,0 +1,86 @@
+// Percentiles from cumulative histogram buckets, by the same rule as Prometheus's
+// histogram_quantile (linear interpolation inside the bucket that holds the rank), plus what
+// Prometheus does not say: whether the answer is only a lower bound because the rank fell in
+// the +Inf bucket.
+
+export type Bucket = { upperBound: number; count: number };
+
+export type QuantileEstimate =
+  | { kind: "value"; value: number }
+  /** The quantile lies above the highest finite bound: all we know is "≥ value". */
+  | { kind: "atLeast"; value: number }
+  | { kind: "none"; reason: "no-observations" | "no-inf-bucket" | "too-few-buckets" };
+
+/** Parses an `le` label: "1", "1.0" and "1e0" are the same bound; "+Inf" is infinity. */
+export function parseLe(le: string): number {
+  if (le === "+Inf" || le === "Inf" || le === "+inf") return Number.POSITIVE_INFINITY;
+  return Number(le);
+}
+
+/** Sorts by bound and merges buckets with equal bounds (le="1" and le="1.0" from a relabel or an upgrade). */
+export function normaliseBuckets(buckets: readonly Bucket[]): Bucket[] {
+  const sorted = buckets.filter((b) => !Number.isNaN(b.upperBound)).sort((a, b) => a.upperBound - b.upperBound);
+  const merged: Bucket[] = [];
+  for (const bucket of sorted) {
+    const last = merged[merged.length - 1];
+    if (last && last.upperBound === bucket.upperBound) last.count += bucket.count;
+    else merged.push({ ...bucket });
+  }
+  // Counts are cumulative; a dip comes from rate() over slightly misaligned series. Prometheus
+  // flattens it the same way.
+  let max = 0;
+  for (const bucket of merged) {
+    max = Math.max(max, bucket.count);
+    bucket.count = max;
+  }
+  return merged;
+}
+
+export function histogramQuantile(q: number, input: readonly Bucket[]): QuantileEstimate {
+  const buckets = normaliseBuckets(input);
+  if (buckets.length === 0 || buckets[buckets.length - 1]!.upperBound !== Number.POSITIVE_INFINITY) {
+    return { kind: "none", reason: "no-inf-bucket" };
+  }
+  if (buckets.length < 2) return { kind: "none", reason: "too-few-buckets" };
+  const observations = buckets[buckets.length - 1]!.count;
+  if (!(observations > 0)) return { kind: "none", reason: "no-observations" };
+
+  let rank = q * observations;
+  let b = buckets.findIndex((bucket, i) => i < buckets.length - 1 && bucket.count >= rank);
+  if (b === -1) b = buckets.length - 1;
+  if (b === buckets.length - 1) return { kind: "atLeast", value: buckets[buckets.length - 2]!.upperBound };
+  if (b === 0 && buckets[0]!.upperBound <= 0) return { kind: "value", value: buckets[0]!.upperBound };
+
+  let bucketStart = 0;
+  const bucketEnd = buckets[b]!.upperBound;
+  let count = buckets[b]!.count;
+  if (b > 0) {
+    bucketStart = buckets[b - 1]!.upperBound;
+    count -= buckets[b - 1]!.count;
+    rank -= buckets[b - 1]!.count;
+  }
+  return { kind: "value", value: bucketStart + (bucketEnd - bucketStart) * (rank / count) };
+}
+
+/** Observations at or below `bound`, linearly interpolated inside its bucket when it is not a bucket bound. */
+export function countAtOrBelow(bound: number, input: readonly Bucket[]): { count: number; isExact: boolean } {
+  const buckets = normaliseBuckets(input);
+  let previous: Bucket = { upperBound: 0, count: 0 };
+  for (const bucket of buckets) {
+    if (bucket.upperBound === bound) return { count: bucket.count, isExact: true };
+    if (bucket.upperBound > bound) {
+      if (bucket.upperBound === Number.POSITIVE_INFINITY) return { count: previous.count, isExact: false };
+      const share = (bound - previous.upperBound) / (bucket.upperBound - previous.upperBound);
+      return { count: previous.count + share * (bucket.count - previous.count), isExact: false };
+    }
+    previous = bucket;
+  }
+  return { count: previous.count, isExact: false };
+}
+
+/** The finite bucket bounds, for showing a user which thresholds can be counted exactly. */
+export function finiteBounds(buckets: readonly Bucket[]): number[] {
+  return normaliseBuckets(buckets)
+    .map((b) => b.upperBound)
+    .filter(Number.isFinite);
+}

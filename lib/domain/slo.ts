@@ -1,0 +1,122 @@
+import { countAtOrBelow, normaliseBuckets, type Bucket } from "./histogram";
+
+// SLO attainment, error budget and burn rates from histogram bucket increases. Always ratios of
+// sums over a window (good / total), never averages of per-interval ratios.
+
+export const BURN_WINDOWS = ["5m", "30m", "1h", "2h", "6h", "1d", "3d"] as const;
+export type BurnWindow = (typeof BURN_WINDOWS)[number];
+
+export const WINDOW_SECONDS: Record<string, number> = {
+  "5m": 300,
+  "15m": 900,
+  "30m": 1800,
+  "1h": 3600,
+  "2h": 7200,
+  "6h": 21600,
+  "1d": 86400,
+  "3d": 259200,
+  "7d": 604800,
+  "28d": 2419200,
+  "30d": 2592000,
+};
+
+export type ThresholdMode = "exact" | "snapped" | "estimated";
+
+export type ThresholdResolution = {
+  mode: ThresholdMode;
+  /** The bound actually counted as "good", in seconds. */
+  boundSeconds: number;
+  /** The finite bucket bounds next to the threshold, for the explanation. */
+  neighbours: { below: number | null; above: number | null };
+};
+
+const EPSILON = 1e-9;
+
+/**
+ * How a threshold maps onto bucket bounds. Exact when it is a bound; otherwise either snapped to
+ * the nearest bound at or below it (conservative: attainment can only be understated) or
+ * estimated by interpolating inside its bucket.
+ */
+export function resolveThreshold(
+  thresholdSeconds: number,
+  bounds: readonly number[],
+  preference: "snap" | "interpolate",
+): ThresholdResolution {
+  const finite = [...bounds].filter(Number.isFinite).sort((a, b) => a - b);
+  const exact = finite.find((b) => Math.abs(b - thresholdSeconds) <= EPSILON * Math.max(1, thresholdSeconds));
+  const below = [...finite].reverse().find((b) => b < thresholdSeconds) ?? null;
+  const above = finite.find((b) => b > thresholdSeconds) ?? null;
+  if (exact !== undefined) return { mode: "exact", boundSeconds: exact, neighbours: { below, above } };
+  if (preference === "snap" && below !== null)
+    return { mode: "snapped", boundSeconds: below, neighbours: { below, above } };
+  return { mode: "estimated", boundSeconds: thresholdSeconds, neighbours: { below, above } };
+}
+
+export type GoodTotal = { good: number; total: number };
+
+export function goodAndTotal(buckets: readonly Bucket[], boundSeconds: number): GoodTotal {
+  const normal = normaliseBuckets(buckets);
+  const total =
+    normal[normal.length - 1]?.upperBound === Number.POSITIVE_INFINITY ? normal[normal.length - 1]!.count : 0;
+  return { good: Math.min(total, countAtOrBelow(boundSeconds, normal).count), total };
+}
+
+/** good / total, or null when nothing was observed (no traffic is not 100 %). */
+export function attainment({ good, total }: GoodTotal): number | null {
+  return total > 0 ? good / total : null;
+}
+
+/** 1 − (bad / total) / (1 − objective): 1 is untouched, 0 is spent, below 0 is overspent. */
+export function errorBudgetRemaining(counts: GoodTotal, objective: number): number | null {
+  const ratio = attainment(counts);
+  return ratio === null ? null : 1 - (1 - ratio) / (1 - objective);
+}
+
+/** How fast the error budget burns: 1 spends exactly the budget over the SLO window. */
+export function burnRate(counts: GoodTotal, objective: number): number | null {
+  const ratio = attainment(counts);
+  return ratio === null ? null : (1 - ratio) / (1 - objective);
+}
+
+export type AlertRule = {
+  severity: "page" | "ticket";
+  longWindow: BurnWindow;
+  shortWindow: BurnWindow;
+  budgetShare: number;
+};
+
+/** Multi-window, multi-burn-rate alerts (The Site Reliability Workbook, ch. 5). */
+export const ALERT_RULES: AlertRule[] = [
+  { severity: "page", longWindow: "1h", shortWindow: "5m", budgetShare: 0.02 },
+  { severity: "page", longWindow: "6h", shortWindow: "30m", budgetShare: 0.05 },
+  { severity: "ticket", longWindow: "1d", shortWindow: "2h", budgetShare: 0.1 },
+  { severity: "ticket", longWindow: "3d", shortWindow: "6h", budgetShare: 0.1 },
+];
+
+/** factor = share of the budget spent × SLO window / long window: 14.4, 6, 3, 1 for 30 days. */
+export function burnRateFactor(rule: AlertRule, sloWindowSeconds: number): number {
+  return (rule.budgetShare * sloWindowSeconds) / WINDOW_SECONDS[rule.longWindow]!;
+}
+
+export type AlertState = {
+  severity: "page" | "ticket";
+  longWindow: BurnWindow;
+  shortWindow: BurnWindow;
+  factor: number;
+  firing: boolean;
+};
+
+export function alertStates(burnRates: Record<BurnWindow, number | null>, sloWindowSeconds: number): AlertState[] {
+  return ALERT_RULES.map((rule) => {
+    const factor = burnRateFactor(rule, sloWindowSeconds);
+    const long = burnRates[rule.longWindow];
+    const short = burnRates[rule.shortWindow];
+    return {
+      severity: rule.severity,
+      longWindow: rule.longWindow,
+      shortWindow: rule.shortWindow,
+      factor,
+      firing: long !== null && short !== null && long > factor && short > factor,
+    };
+  });
+}

@@ -1,0 +1,48 @@
+import type { PrometheusClient, QueryResult } from "./client";
+
+// Many viewers of one incident ask the same question at the same moment. Queries are keyed by
+// their text and a time aligned to `stepSeconds`; one request is in flight per key and its
+// answer is kept for `ttlMs`, so 200 viewers cost about what one does.
+
+export type CoalescingClient = PrometheusClient & { alignTime(unixSeconds: number): number };
+
+export function coalesce(
+  client: PrometheusClient,
+  options: { stepSeconds?: number; ttlMs?: number; maxEntries?: number } = {},
+): CoalescingClient {
+  const stepSeconds = options.stepSeconds ?? 5;
+  const ttlMs = options.ttlMs ?? 5000;
+  const maxEntries = options.maxEntries ?? 500;
+  const entries = new Map<string, { promise: Promise<QueryResult>; expires: number }>();
+
+  const alignTime = (t: number) => Math.floor(t / stepSeconds) * stepSeconds;
+
+  function query(promql: string, time: number): Promise<QueryResult> {
+    const aligned = alignTime(time);
+    const key = `${aligned}\u0000${promql}`;
+    const now = Date.now();
+    const hit = entries.get(key);
+    if (hit && hit.expires > now) return hit.promise;
+    if (entries.size >= maxEntries) {
+      for (const [k, v] of entries) if (v.expires <= now || entries.size >= maxEntries) entries.delete(k);
+    }
+    const promise = client.query(promql, aligned);
+    // Errors are not cached beyond the request in flight: the next refresh tries again.
+    const entry = { promise, expires: Number.POSITIVE_INFINITY };
+    entries.set(key, entry);
+    void promise.then((result) => {
+      if (result.status === "success") entry.expires = Date.now() + ttlMs;
+      else entries.delete(key);
+    });
+    return promise;
+  }
+
+  return {
+    baseUrl: client.baseUrl,
+    query,
+    alignTime,
+    get requestCount() {
+      return client.requestCount;
+    },
+  };
+}

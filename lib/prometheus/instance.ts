@@ -1,0 +1,16 @@
+import { env } from "@/lib/env";
+import { createPrometheusClient } from "./client";
+import { coalesce, type CoalescingClient } from "./coalesce";
+
+const globalForProm = globalThis as unknown as { latencyBudgetsPrometheus?: CoalescingClient | null };
+
+/** The process-wide Prometheus client, or null when PROMETHEUS_URL is not set. */
+export function prometheus(): CoalescingClient | null {
+  if (globalForProm.latencyBudgetsPrometheus === undefined) {
+    const { PROMETHEUS_URL, PROMETHEUS_TIMEOUT_MS } = env();
+    globalForProm.latencyBudgetsPrometheus = PROMETHEUS_URL
+      ? coalesce(createPrometheusClient(PROMETHEUS_URL, { timeoutMs: PROMETHEUS_TIMEOUT_MS }))
+      : null;
+  }
+  return globalForProm.latencyBudgetsPrometheus;
+}

@@ -1,0 +1,94 @@
+import { createServer, type Server } from "node:http";
+import { Histogram, Registry } from "prom-client";
+
+// An exporter whose histograms have known shapes: every tick it observes the same multiset of
+// values, so bucket counts grow in fixed proportions and every percentile and ratio is known
+// by hand, over any window.
+
+export const FIXTURE_BUCKETS = [0.05, 0.1, 0.2, 0.5, 0.7, 1];
+export const VLLM_LIKE_BUCKETS = [0.5, 0.75, 1];
+
+/** value → observations per tick, per component label value. */
+export const FIXTURE_COMPONENTS: Record<string, [number, number][]> = {
+  fast: [
+    [0.03, 6],
+    [0.08, 3],
+    [0.15, 1],
+  ],
+  slow: [
+    [0.3, 5],
+    [0.6, 3],
+    [0.8, 1],
+    [2.0, 1],
+  ],
+  // Hostile label values: a builder that does not escape them matches other series, or errors.
+  'a"} or vector(1) #': [[0.04, 1]],
+  "back\\slash": [[0.09, 1]],
+  "line\nbreak": [[0.3, 1]],
+  ".*": [[0.6, 1]],
+};
+
+/** TTFT with a bucket at 0.7: 98 of every 100 requests are at or under 700 ms. */
+export const FIXTURE_TTFT: [number, number][] = [
+  [0.4, 90],
+  [0.65, 8],
+  [0.9, 2],
+];
+
+/** vLLM-like buckets (0.5, 0.75, 1): 80 under 0.5 s, 10 in (0.5, 0.75], 10 in (0.75, 1]. */
+export const FIXTURE_VLLM_TTFT: [number, number][] = [
+  [0.4, 80],
+  [0.6, 10],
+  [0.9, 10],
+];
+
+export type FixtureExporter = { target: string; stop: () => Promise<void> };
+
+export async function startFixtureExporter(tickMs = 250): Promise<FixtureExporter> {
+  const registry = new Registry();
+  const stage = new Histogram({
+    name: "fixture_latency_seconds",
+    help: "Fixture stage latency",
+    labelNames: ["component"],
+    buckets: FIXTURE_BUCKETS,
+    registers: [registry],
+  });
+  const ttft = new Histogram({
+    name: "fixture_ttft_seconds",
+    help: "Fixture TTFT",
+    buckets: FIXTURE_BUCKETS,
+    registers: [registry],
+  });
+  const vllm = new Histogram({
+    name: "fixture_vllm_ttft_seconds",
+    help: "Fixture TTFT with vLLM-like buckets",
+    buckets: VLLM_LIKE_BUCKETS,
+    registers: [registry],
+  });
+
+  const observe = (h: { observe: (v: number) => void }, shape: [number, number][]) => {
+    for (const [value, times] of shape) for (let i = 0; i < times; i++) h.observe(value);
+  };
+  const tick = () => {
+    for (const [component, shape] of Object.entries(FIXTURE_COMPONENTS)) observe(stage.labels({ component }), shape);
+    observe(ttft, FIXTURE_TTFT);
+    observe(vllm, FIXTURE_VLLM_TTFT);
+  };
+  tick();
+  const timer = setInterval(tick, tickMs);
+
+  const server: Server = createServer(async (_req, res) => {
+    res.setHeader("content-type", registry.contentType);
+    res.end(await registry.metrics());
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  return {
+    target: `127.0.0.1:${port}`,
+    stop: async () => {
+      clearInterval(timer);
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}

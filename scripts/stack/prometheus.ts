@@ -1,0 +1,88 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort, waitFor } from "./net";
+
+// A real Prometheus (Debian's package) with its own config and storage in a temp folder.
+// The config is written as JSON, which is valid YAML.
+
+export const PROMETHEUS_BIN = process.env.PROMETHEUS_BIN ?? "/usr/bin/prometheus";
+
+export type PrometheusServer = {
+  url: string;
+  port: number;
+  stop: () => Promise<void>;
+  /** Starts it again on the same port and storage after stop(), like a restart after an outage. */
+  start: () => Promise<void>;
+  close: () => Promise<void>;
+};
+
+export function hasPrometheus(): boolean {
+  return existsSync(PROMETHEUS_BIN);
+}
+
+export async function startPrometheus(options: {
+  targets: string[];
+  scrapeInterval?: string;
+  port?: number;
+  dataDir?: string;
+  retention?: string;
+}): Promise<PrometheusServer> {
+  if (!hasPrometheus()) throw new Error(`Prometheus not found at ${PROMETHEUS_BIN}: apt-get install prometheus`);
+  const dir = options.dataDir ?? mkdtempSync(join(tmpdir(), "lb-prom-"));
+  const port = options.port ?? (await freePort());
+  const configPath = join(dir, "prometheus.json.yml");
+  const interval = options.scrapeInterval ?? "5s";
+  writeFileSync(
+    configPath,
+    JSON.stringify({
+      global: { scrape_interval: interval, evaluation_interval: interval },
+      scrape_configs: [{ job_name: "latency-budgets", static_configs: [{ targets: options.targets }] }],
+    }),
+  );
+  const url = `http://127.0.0.1:${port}`;
+  let child: ChildProcess | null = null;
+  let log = "";
+
+  const start = async () => {
+    child = spawn(
+      PROMETHEUS_BIN,
+      [
+        `--config.file=${configPath}`,
+        `--storage.tsdb.path=${join(dir, "data")}`,
+        `--storage.tsdb.retention.time=${options.retention ?? "2d"}`,
+        `--web.listen-address=127.0.0.1:${port}`,
+        "--web.enable-lifecycle",
+        "--log.level=warn",
+      ],
+      { stdio: ["ignore", "ignore", "pipe"] },
+    );
+    child.stderr?.on("data", (chunk: Buffer) => (log = (log + chunk.toString()).slice(-4000)));
+    await waitFor(async () => (await fetch(`${url}/-/ready`)).ok, {
+      timeoutMs: 30_000,
+      what: () => `Prometheus on ${url}: ${log}`,
+    });
+  };
+
+  const stop = async () => {
+    const running = child;
+    child = null;
+    if (!running || running.exitCode !== null) return;
+    const exited = new Promise((resolve) => running.once("exit", resolve));
+    running.kill("SIGTERM");
+    await exited;
+  };
+
+  await start();
+  return {
+    url,
+    port,
+    start,
+    stop,
+    close: async () => {
+      await stop();
+      if (!options.dataDir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,30 @@
+import type { TestProject } from "vitest/node";
+import { startEmbeddedPostgres } from "../../lib/db/embedded";
+import { applyMigrations } from "../../lib/db/migrate/migrations";
+import { startFixtureExporter } from "./fixture-exporter";
+import { startPrometheus } from "./prometheus";
+
+// A real Prometheus scraping the fixture exporter every second, plus a database for the
+// services that read budgets and SLOs.
+export default async function setup(project: TestProject) {
+  const exporter = await startFixtureExporter();
+  const prometheus = await startPrometheus({ targets: [exporter.target], scrapeInterval: "1s" });
+  const database = await startEmbeddedPostgres();
+  await applyMigrations(database.url);
+  // Enough scrapes for rate() over 30 s windows to have several points.
+  await new Promise((resolve) => setTimeout(resolve, 6000));
+  project.provide("prometheusUrl", prometheus.url);
+  project.provide("databaseUrl", database.url);
+  project.provide("databaseKind", "embedded");
+  return async () => {
+    await prometheus.close();
+    await exporter.stop();
+    await database.stop();
+  };
+}
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    prometheusUrl: string;
+  }
+}

@@ -1,12 +1,22 @@
 import type { BudgetComponent, BudgetStage } from "@/lib/domain/budget";
-import { genericStageSource } from "@/lib/prometheus/presets";
+import { GENERIC_E2E_METRIC, genericStageSource } from "@/lib/prometheus/presets";
 import type { CreateServiceInput } from "@/lib/schemas/service";
 
 // Budgets from the documents the product was first described from: the chat-api TTFT pipeline
 // ("Latency Budget & Performance"), a 5 s RAG answer budget ("Performance Design") and a
 // 3000 ms RAG chatbot budget ("Latency & Throughput Engineering").
 
-export type SeedService = { service: CreateServiceInput; stages: BudgetStage[] };
+export type SeedSlo = {
+  name: string;
+  indicator: string;
+  source: { preset: "generic" | "vllm"; metric: string; matchers: Record<string, string> };
+  thresholdMs: number;
+  objective: number;
+  windowDays: 28 | 30;
+  thresholdMode: "snap" | "interpolate";
+};
+
+export type SeedService = { service: CreateServiceInput; stages: BudgetStage[]; slos?: SeedSlo[] };
 
 type Ms = number | null;
 
@@ -27,7 +37,33 @@ export const chatApi: SeedService = {
     indicator: "TTFT",
     targetMs: 700,
     quantile: 0.95,
+    endToEndSource: { preset: "generic", metric: GENERIC_E2E_METRIC, matchers: { service: "chat-api" } },
   },
+  // "SLOBreach" in the seed: fewer than 99 % of first tokens under 700 ms pages on-call.
+  slos: [
+    {
+      name: "TTFT under 700 ms",
+      indicator: "TTFT",
+      source: { preset: "generic", metric: GENERIC_E2E_METRIC, matchers: { service: "chat-api" } },
+      thresholdMs: 700,
+      objective: 0.99,
+      windowDays: 28,
+      thresholdMode: "snap",
+    },
+    {
+      name: "RAG retrieval under 150 ms",
+      indicator: "RAG retrieval",
+      source: {
+        preset: "generic",
+        metric: "llm_stage_duration_seconds",
+        matchers: { service: "chat-api", stage: "rag" },
+      },
+      thresholdMs: 150,
+      objective: 0.95,
+      windowDays: 28,
+      thresholdMode: "snap",
+    },
+  ],
   stages: [
     { name: "Network", components: [component("chat-api", "Network", "network", [100, 150, 210])] },
     { name: "Gateway + auth", components: [component("chat-api", "Gateway + auth", "gateway", [30, 30, 40])] },

@@ -11,4 +11,6 @@ if [ ! -f .next/BUILD_ID ] || [ -n "$(find app components lib -newer .next/BUILD
   echo "Building the app…"
   npx next build
 fi
-exec npx tsx scripts/serve.ts "$@"
+# Live views need Prometheus; without it the app still runs and says what to install.
+bash scripts/install-system-deps.sh prometheus || true
+exec npx tsx scripts/demo-stack.ts "$@"

@@ -4,10 +4,17 @@
 # Installs what is missing when run as root with apt; otherwise says what to install.
 set -euo pipefail
 
+# Usage: install-system-deps.sh [chromium] [postgresql-15] [prometheus]   (default: all three)
+wanted=("$@")
+[ ${#wanted[@]} -eq 0 ] && wanted=(chromium postgresql-15 prometheus)
 need=()
-command -v chromium >/dev/null 2>&1 || need+=(chromium)
-[ -x /usr/lib/postgresql/15/bin/initdb ] || need+=(postgresql-15)
-command -v prometheus >/dev/null 2>&1 || need+=(prometheus)
+for package in "${wanted[@]}"; do
+  case "$package" in
+    chromium) command -v chromium >/dev/null 2>&1 || need+=(chromium) ;;
+    postgresql-15) [ -x /usr/lib/postgresql/15/bin/initdb ] || need+=(postgresql-15) ;;
+    prometheus) [ -x /usr/bin/prometheus ] || need+=(prometheus) ;;
+  esac
+done
 [ ${#need[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -13,6 +13,7 @@ import type { BudgetView, RevisionView } from "@/lib/services/budgets";
 import { ConflictPanel } from "./conflict-panel";
 import { FitSummary } from "./fit-summary";
 import { formPath, fromForm, parseMs, sourceToForm, toForm, type BudgetForm, type ComponentForm } from "./form-model";
+import { SourceEditor } from "./source-editor";
 import { StageCard } from "./stage-card";
 import { budgetResolver } from "./use-budget-resolver";
 
@@ -136,6 +137,12 @@ export function BudgetEditor({ initial }: { initial: BudgetView }) {
                 <FieldError id="targetMs-error" message={errors.targetMs?.message} />
               </div>
             </div>
+            <details className="mt-3 text-sm">
+              <summary className="cursor-pointer text-slate-600 dark:text-slate-400">
+                End-to-end histogram (for the measured {targetKey} beside the stacked budgets)
+              </summary>
+              <SourceEditor name="endToEndSource" id="e2e" label="End-to-end source" />
+            </details>
           </Card>
 
           {stages.fields.length === 0 ? (

@@ -17,6 +17,7 @@ export type BudgetForm = {
   targetMs: number | null;
   quantile: number;
   stages: StageForm[];
+  endToEndSource: SourceForm;
   message: string;
 };
 
@@ -35,6 +36,7 @@ export function toForm(doc: BudgetDocument): BudgetForm {
     targetMs: doc.targetMs,
     quantile: doc.quantile,
     message: "",
+    endToEndSource: sourceToForm(doc.endToEndSource ?? null),
     stages: doc.stages.map((stage) => ({
       name: stage.name,
       components: stage.components.map((c) => ({
@@ -50,10 +52,22 @@ function finiteOrNull(value: unknown): number | null {
   return typeof value === "number" && Number.isFinite(value) ? value : null;
 }
 
+function sourceFromForm(source: SourceForm | undefined): MetricSource | null {
+  if (!source || source.preset === "none") return null;
+  return {
+    preset: source.preset,
+    metric: source.metric,
+    matchers: Object.fromEntries(
+      (source.matchers ?? []).filter((m) => m.name || m.value).map((m) => [m.name, m.value]),
+    ),
+  };
+}
+
 /** Form values as the API expects them; invalid numbers become null and are caught by validation. */
 export function fromForm(form: BudgetForm): BudgetDocument {
   return {
     indicator: form.indicator,
+    endToEndSource: sourceFromForm(form.endToEndSource),
     targetMs: finiteOrNull(form.targetMs) ?? Number.NaN,
     quantile: form.quantile,
     stages: (form.stages ?? []).map((stage) => ({
@@ -65,16 +79,7 @@ export function fromForm(form: BudgetForm): BudgetDocument {
           p95: finiteOrNull(c.budgetMs?.p95),
           p99: finiteOrNull(c.budgetMs?.p99),
         },
-        source:
-          !c.source || c.source.preset === "none"
-            ? null
-            : {
-                preset: c.source.preset,
-                metric: c.source.metric,
-                matchers: Object.fromEntries(
-                  (c.source.matchers ?? []).filter((m) => m.name || m.value).map((m) => [m.name, m.value]),
-                ),
-              },
+        source: sourceFromForm(c.source),
       })),
     })),
   };

@@ -1,27 +1,34 @@
 "use client";
 
-import { useFieldArray, useFormContext, useWatch } from "react-hook-form";
+import { get, useFieldArray, useFormContext, useWatch, type FieldError as RhfFieldError } from "react-hook-form";
 import { Button, FieldError, Select, TextInput } from "@/components/ui/primitives";
 import { PRESETS, PRESET_IDS } from "@/lib/prometheus/presets";
 import type { BudgetForm } from "./form-model";
 
-type Props = { stageIndex: number; componentIndex: number };
+type SourcePath = "endToEndSource" | `stages.${number}.components.${number}.source`;
+type SourceErrors = { metric?: RhfFieldError; matchers?: RhfFieldError & { root?: RhfFieldError } };
 
-/** Where a component's live latency comes from: a preset or any Prometheus histogram plus label matchers. */
-export function SourceEditor({ stageIndex, componentIndex }: Props) {
-  const base = `stages.${stageIndex}.components.${componentIndex}.source` as const;
+/** Where live latency comes from: a preset or any Prometheus histogram plus label matchers. */
+export function SourceEditor({
+  name: base,
+  id,
+  label = "Metric source",
+}: {
+  name: SourcePath;
+  id: string;
+  label?: string;
+}) {
   const { register, control, formState } = useFormContext<BudgetForm>();
   const preset = useWatch({ control, name: `${base}.preset` });
   const matchers = useFieldArray({ control, name: `${base}.matchers` });
-  const errors = formState.errors.stages?.[stageIndex]?.components?.[componentIndex]?.source;
-  const id = `s${stageIndex}c${componentIndex}`;
+  const errors = get(formState.errors, base) as SourceErrors | undefined;
   const metricOptions = preset && preset !== "none" ? PRESETS[preset].metrics : [];
 
   return (
     <div className="mt-2 grid gap-2 rounded-md bg-slate-50 p-3 text-sm dark:bg-slate-950">
       <div className="grid grid-cols-[10rem_1fr] items-start gap-2">
         <label htmlFor={`${id}-preset`} className="pt-1 text-slate-600 dark:text-slate-400">
-          Metric source
+          {label}
         </label>
         <Select id={`${id}-preset`} {...register(`${base}.preset`)}>
           <option value="none">None (budget only)</option>

@@ -102,7 +102,9 @@ export function StageCard({ index, count, time, onMove, onRemove, newComponent }
                     </span>
                   )}
                   <FieldError id={`s${index}c${c}-name-error`} message={cErrors?.name?.message} />
-                  {openSource === c && <SourceEditor stageIndex={index} componentIndex={c} />}
+                  {openSource === c && (
+                    <SourceEditor name={`stages.${index}.components.${c}.source`} id={`s${index}c${c}`} />
+                  )}
                 </td>
                 {PERCENTILES.map((p) => (
                   <td key={p} className="pr-2">

@@ -29,6 +29,7 @@ function toServiceRow(row: ServiceWithBudget): ServiceRow {
       targetMs: budget.targetMs,
       quantile: budget.quantile,
       stages: budget.stages as BudgetDocument["stages"],
+      endToEndSource: (budget.endToEndSource as BudgetDocument["endToEndSource"]) ?? null,
       updatedAt: budget.updatedAt,
       updatedBy: budget.updatedBy,
     },

@@ -61,6 +61,11 @@ export function diffBudgets(before: BudgetDocument | null, after: BudgetDocument
     });
   }
 
+  const fromE2e = describeSource(before.endToEndSource ?? null);
+  const toE2e = describeSource(after.endToEndSource ?? null);
+  if (fromE2e !== toE2e)
+    changes.push({ kind: "source", subject: "End-to-end", summary: `End-to-end source: ${fromE2e} → ${toE2e}` });
+
   const beforeStages = before.stages.map((s) => s.name);
   const afterStages = after.stages.map((s) => s.name);
   for (const name of afterStages)

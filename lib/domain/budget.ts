@@ -34,6 +34,8 @@ export type BudgetDocument = {
   /** The percentile the target applies to: 0.5, 0.95 or 0.99. */
   quantile: number;
   stages: BudgetStage[];
+  /** The service's end-to-end histogram, for the measured percentile beside the stacked one. */
+  endToEndSource?: MetricSource | null;
 };
 
 export type StageTime = {

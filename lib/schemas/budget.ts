@@ -96,6 +96,7 @@ const budgetDocumentObject = z.object({
     error: "Quantile must be 0.5, 0.95 or 0.99",
   }),
   stages: stagesSchema,
+  endToEndSource: metricSourceSchema.nullable().default(null),
 });
 
 export function requireUniqueNames(doc: Pick<BudgetDocument, "stages">, ctx: z.RefinementCtx) {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { nameSchema, requireUniqueNames, stagesSchema } from "./budget";
+import { metricSourceSchema, nameSchema, requireUniqueNames, stagesSchema } from "./budget";
 
 export const slugSchema = z
   .string({ error: "Slug is required" })
@@ -24,6 +24,7 @@ export const createServiceSchema = z
       .union([z.literal(0.5), z.literal(0.95), z.literal(0.99)], { error: "Quantile must be 0.5, 0.95 or 0.99" })
       .default(0.95),
     stages: stagesSchema.default([]),
+    endToEndSource: metricSourceSchema.nullable().default(null),
   })
   .superRefine(requireUniqueNames);
 

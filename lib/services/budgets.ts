@@ -22,7 +22,13 @@ export type RevisionView = {
 };
 
 function documentOf(budget: BudgetDocument): BudgetDocument {
-  return { indicator: budget.indicator, targetMs: budget.targetMs, quantile: budget.quantile, stages: budget.stages };
+  return {
+    indicator: budget.indicator,
+    targetMs: budget.targetMs,
+    quantile: budget.quantile,
+    stages: budget.stages,
+    endToEndSource: budget.endToEndSource ?? null,
+  };
 }
 
 export async function getBudget({ db, slug }: { db: Db; slug: string }): Promise<BudgetView> {

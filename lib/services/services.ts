@@ -77,6 +77,7 @@ export async function createService({
     targetMs: data.targetMs,
     quantile: data.quantile,
     stages: data.stages,
+    endToEndSource: data.endToEndSource,
   };
   try {
     await db.$transaction((tx) =>

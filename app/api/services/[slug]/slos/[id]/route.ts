@@ -1,0 +1,25 @@
+import { json, readJson, route, slugParam } from "@/lib/api/handle";
+import { db } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { currentActor } from "@/lib/services/actor";
+import { deleteSlo, updateSlo } from "@/lib/services/slos";
+
+type Params = { slug: string; id: string };
+
+function idParam(id: string): string {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id))
+    throw new AppError("NOT_FOUND", "No such SLO.");
+  return id;
+}
+
+export const PUT = route<Params>(async (request, params) => {
+  const input = await readJson(request);
+  return json(
+    await updateSlo({ db: db(), actor: currentActor(), slug: slugParam(params.slug), id: idParam(params.id), input }),
+  );
+});
+
+export const DELETE = route<Params>(async (_request, params) => {
+  await deleteSlo({ db: db(), actor: currentActor(), slug: slugParam(params.slug), id: idParam(params.id) });
+  return new Response(null, { status: 204 });
+});

@@ -1,0 +1,83 @@
+import type { Db } from "./client";
+import type { MetricSource } from "@/lib/domain/budget";
+import type { Prisma } from "@/lib/generated/prisma/client";
+
+export type SloRow = {
+  id: string;
+  name: string;
+  indicator: string;
+  source: MetricSource;
+  thresholdMs: number;
+  objective: number;
+  windowDays: number;
+  thresholdMode: "snap" | "interpolate";
+  version: number;
+  updatedAt: Date;
+  updatedBy: string;
+};
+
+export type SloFields = Omit<SloRow, "id" | "version" | "updatedAt" | "updatedBy">;
+
+function toRow(row: Prisma.SloGetPayload<object>): SloRow {
+  return {
+    id: row.id,
+    name: row.name,
+    indicator: row.indicator,
+    source: row.source as MetricSource,
+    thresholdMs: row.thresholdMs,
+    objective: row.objective,
+    windowDays: row.windowDays,
+    thresholdMode: row.thresholdMode === "interpolate" ? "interpolate" : "snap",
+    version: row.version,
+    updatedAt: row.updatedAt,
+    updatedBy: row.updatedBy,
+  };
+}
+
+export async function listSloRows(db: Db, serviceId: string): Promise<SloRow[]> {
+  return (await db.slo.findMany({ where: { serviceId }, orderBy: { name: "asc" } })).map(toRow);
+}
+
+export async function findSloRow(db: Db, serviceId: string, id: string): Promise<SloRow | null> {
+  const row = await db.slo.findFirst({ where: { serviceId, id } });
+  return row && toRow(row);
+}
+
+export async function insertSlo(db: Db, serviceId: string, fields: SloFields, author: string): Promise<SloRow> {
+  const row = await db.slo.create({
+    data: {
+      serviceId,
+      ...fields,
+      source: fields.source as Prisma.InputJsonValue,
+      updatedAt: new Date(),
+      updatedBy: author,
+    },
+  });
+  return toRow(row);
+}
+
+/** Updates only if still at `baseVersion`; false when someone saved in between. */
+export async function updateSloIfVersion(
+  db: Db,
+  serviceId: string,
+  id: string,
+  baseVersion: number,
+  fields: SloFields,
+  author: string,
+): Promise<boolean> {
+  const updated = await db.slo.updateMany({
+    where: { serviceId, id, version: baseVersion },
+    data: {
+      ...fields,
+      source: fields.source as Prisma.InputJsonValue,
+      version: baseVersion + 1,
+      updatedAt: new Date(),
+      updatedBy: author,
+    },
+  });
+  return updated.count === 1;
+}
+
+export async function deleteSloRow(db: Db, serviceId: string, id: string): Promise<boolean> {
+  return (await db.slo.deleteMany({ where: { serviceId, id } })).count === 1;
+}

@@ -1,0 +1,120 @@
+import { percentileKeyOf, type BudgetDocument } from "./budget";
+import { histogramQuantile, type Bucket } from "./histogram";
+
+// The waterfall: measured percentiles per component laid against their budgets, stage by
+// stage. Pure: buckets in, view model out.
+
+export type ComponentStatus = "ok" | "warn" | "over" | "nodata";
+
+/** "Near budget" starts at this share of the budget. */
+export const WARN_SHARE = 0.9;
+
+export type WaterfallComponent = {
+  name: string;
+  actualMs: number | null;
+  /** True when the percentile fell in the +Inf bucket: the real value is at least actualMs. */
+  isLowerBound: boolean;
+  budgetMs: number | null;
+  status: ComponentStatus;
+  onCriticalPath: boolean;
+  hasSource: boolean;
+};
+
+export type WaterfallStage = {
+  name: string;
+  startMs: number;
+  durationMs: number | null;
+  components: WaterfallComponent[];
+};
+
+export type WaterfallModel = {
+  quantile: number;
+  targetMs: number;
+  stackedMs: number;
+  stackedBudgetMs: number;
+  measuredEndToEndMs: number | null;
+  measuredEndToEndIsLowerBound: boolean;
+  stages: WaterfallStage[];
+  worstOffender: { stage: string; component: string; overByMs: number } | null;
+};
+
+export function componentKey(stageIndex: number, componentIndex: number): string {
+  return `${stageIndex}.${componentIndex}`;
+}
+
+export const END_TO_END_KEY = "e2e";
+
+function statusOf(actualMs: number | null, budgetMs: number | null): ComponentStatus {
+  if (actualMs === null) return "nodata";
+  if (budgetMs === null) return "ok";
+  if (actualMs > budgetMs) return "over";
+  if (actualMs >= WARN_SHARE * budgetMs) return "warn";
+  return "ok";
+}
+
+function estimateMs(q: number, buckets: Bucket[] | undefined): { ms: number | null; isLowerBound: boolean } {
+  if (!buckets) return { ms: null, isLowerBound: false };
+  const estimate = histogramQuantile(q, buckets);
+  if (estimate.kind === "none") return { ms: null, isLowerBound: false };
+  return { ms: estimate.value * 1000, isLowerBound: estimate.kind === "atLeast" };
+}
+
+export function buildWaterfall(
+  budget: BudgetDocument,
+  quantile: number,
+  buckets: Map<string, Bucket[]>,
+): WaterfallModel {
+  const key = percentileKeyOf(quantile) ?? "p95";
+  let startMs = 0;
+  let stackedBudgetMs = 0;
+  let worstOffender: WaterfallModel["worstOffender"] = null;
+
+  const stages = budget.stages.map((stage, s) => {
+    const components = stage.components.map((component, c): WaterfallComponent => {
+      const { ms, isLowerBound } = estimateMs(quantile, buckets.get(componentKey(s, c)));
+      const budgetMs = component.budgetMs[key];
+      const status = statusOf(ms, budgetMs);
+      if (
+        status === "over" &&
+        ms !== null &&
+        budgetMs !== null &&
+        (!worstOffender || ms - budgetMs > worstOffender.overByMs)
+      ) {
+        worstOffender = { stage: stage.name, component: component.name, overByMs: ms - budgetMs };
+      }
+      return {
+        name: component.name,
+        actualMs: ms,
+        isLowerBound,
+        budgetMs,
+        status,
+        onCriticalPath: false,
+        hasSource: component.source !== null,
+      };
+    });
+    const measured = components.filter((c) => c.actualMs !== null);
+    const critical = measured.reduce<WaterfallComponent | null>(
+      (best, c) => (best === null || c.actualMs! > best.actualMs! ? c : best),
+      null,
+    );
+    if (critical) critical.onCriticalPath = true;
+    const durationMs = critical?.actualMs ?? null;
+    const budgets = components.map((c) => c.budgetMs).filter((b): b is number => b !== null);
+    stackedBudgetMs += budgets.length ? Math.max(...budgets) : 0;
+    const result: WaterfallStage = { name: stage.name, startMs, durationMs, components };
+    startMs += durationMs ?? 0;
+    return result;
+  });
+
+  const endToEnd = estimateMs(quantile, buckets.get(END_TO_END_KEY));
+  return {
+    quantile,
+    targetMs: budget.targetMs,
+    stackedMs: startMs,
+    stackedBudgetMs,
+    measuredEndToEndMs: endToEnd.ms,
+    measuredEndToEndIsLowerBound: endToEnd.isLowerBound,
+    stages,
+    worstOffender,
+  };
+}

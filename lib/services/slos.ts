@@ -1,0 +1,202 @@
+import { finiteBounds } from "@/lib/domain/histogram";
+import {
+  BURN_WINDOWS,
+  WINDOW_SECONDS,
+  alertStates,
+  attainment,
+  burnRate,
+  errorBudgetRemaining,
+  goodAndTotal,
+  resolveThreshold,
+  type AlertState,
+  type BurnWindow,
+  type ThresholdMode,
+} from "@/lib/domain/slo";
+import type { Db } from "@/lib/db/client";
+import { deleteSloRow, findSloRow, insertSlo, listSloRows, updateSloIfVersion, type SloRow } from "@/lib/db/slos";
+import { isUniqueViolation } from "@/lib/db/budgets";
+import { AppError } from "@/lib/errors";
+import { fetchBucketIncreases } from "@/lib/prometheus/buckets";
+import type { CoalescingClient } from "@/lib/prometheus/coalesce";
+import { parseInput } from "@/lib/schemas/parse";
+import { bucketBoundsInputSchema, sloInputSchema, sloQuerySchema, sloUpdateSchema } from "@/lib/schemas/live";
+import type { Actor } from "./actor";
+import { getServiceOrThrow } from "./services";
+
+export type SloStatus = {
+  id: string;
+  name: string;
+  indicator: string;
+  source: SloRow["source"];
+  version: number;
+  thresholdMs: number;
+  thresholdMode: ThresholdMode;
+  thresholdPreference: "snap" | "interpolate";
+  /** The bound actually counted as good, in ms. */
+  countedBoundMs: number | null;
+  bucketBoundsMs: number[];
+  objective: number;
+  window: string;
+  good: number | null;
+  total: number | null;
+  attainment: number | null;
+  errorBudgetRemaining: number | null;
+  burnRates: Record<BurnWindow, number | null>;
+  alerts: AlertState[];
+  error: string | null;
+};
+
+function emptyBurnRates(): Record<BurnWindow, number | null> {
+  return Object.fromEntries(BURN_WINDOWS.map((w) => [w, null])) as Record<BurnWindow, number | null>;
+}
+
+async function statusOf(prom: CoalescingClient | null, slo: SloRow, window: string, time: number): Promise<SloStatus> {
+  const base: SloStatus = {
+    id: slo.id,
+    name: slo.name,
+    indicator: slo.indicator,
+    source: slo.source,
+    version: slo.version,
+    thresholdMs: slo.thresholdMs,
+    thresholdMode: "exact",
+    thresholdPreference: slo.thresholdMode,
+    countedBoundMs: null,
+    bucketBoundsMs: [],
+    objective: slo.objective,
+    window,
+    good: null,
+    total: null,
+    attainment: null,
+    errorBudgetRemaining: null,
+    burnRates: emptyBurnRates(),
+    alerts: alertStates(emptyBurnRates(), WINDOW_SECONDS[window]!),
+    error: prom ? null : "Prometheus is not configured: set PROMETHEUS_URL.",
+  };
+  if (!prom) return base;
+
+  const windows = [window, ...BURN_WINDOWS.filter((w) => w !== window)];
+  const result = await fetchBucketIncreases(prom, slo.source, { windows, time });
+  if (result.status === "error") return { ...base, error: `Prometheus query failed: ${result.error}` };
+  const overWindow = result.groups.get(window) ?? [];
+  const bounds = finiteBounds(overWindow);
+  if (bounds.length === 0) return { ...base, error: `No data for ${slo.source.metric} over ${window}.` };
+
+  const threshold = resolveThreshold(slo.thresholdMs / 1000, bounds, slo.thresholdMode);
+  const counts = goodAndTotal(overWindow, threshold.boundSeconds);
+  const burnRates = Object.fromEntries(
+    BURN_WINDOWS.map((w) => {
+      const buckets = result.groups.get(w);
+      return [w, buckets ? burnRate(goodAndTotal(buckets, threshold.boundSeconds), slo.objective) : null];
+    }),
+  ) as Record<BurnWindow, number | null>;
+
+  return {
+    ...base,
+    thresholdMode: threshold.mode,
+    countedBoundMs: threshold.boundSeconds * 1000,
+    bucketBoundsMs: bounds.map((b) => b * 1000),
+    good: counts.good,
+    total: counts.total,
+    attainment: attainment(counts),
+    errorBudgetRemaining: errorBudgetRemaining(counts, slo.objective),
+    burnRates,
+    alerts: alertStates(burnRates, WINDOW_SECONDS[window]!),
+  };
+}
+
+export async function getSloStatuses({
+  db,
+  prom,
+  slug,
+  query = {},
+  now = Date.now() / 1000,
+}: {
+  db: Db;
+  prom: CoalescingClient | null;
+  slug: string;
+  query?: unknown;
+  now?: number;
+}): Promise<SloStatus[]> {
+  const { window, at } = parseInput(sloQuerySchema, query, "The query");
+  const service = await getServiceOrThrow({ db, slug });
+  const slos = await listSloRows(db, service.id);
+  const time = prom ? prom.alignTime(at ?? now) : Math.floor(at ?? now);
+  return Promise.all(slos.map((slo) => statusOf(prom, slo, window ?? `${slo.windowDays}d`, time)));
+}
+
+export async function createSlo({
+  db,
+  actor,
+  slug,
+  input,
+}: {
+  db: Db;
+  actor: Actor;
+  slug: string;
+  input: unknown;
+}): Promise<SloRow> {
+  const fields = parseInput(sloInputSchema, input, "The SLO");
+  const service = await getServiceOrThrow({ db, slug });
+  try {
+    return await insertSlo(db, service.id, fields, actor.name);
+  } catch (error) {
+    if (isUniqueViolation(error))
+      throw new AppError("CONFLICT", `This service already has an SLO called “${fields.name}”.`, {
+        name: "This name is taken",
+      });
+    throw error;
+  }
+}
+
+export async function updateSlo({
+  db,
+  actor,
+  slug,
+  id,
+  input,
+}: {
+  db: Db;
+  actor: Actor;
+  slug: string;
+  id: string;
+  input: unknown;
+}): Promise<SloRow> {
+  const { version, ...fields } = parseInput(sloUpdateSchema, input, "The SLO");
+  const service = await getServiceOrThrow({ db, slug });
+  const current = await findSloRow(db, service.id, id);
+  if (!current) throw new AppError("NOT_FOUND", "No such SLO.");
+  const saved =
+    current.version === version && (await updateSloIfVersion(db, service.id, id, version, fields, actor.name));
+  if (!saved) {
+    const latest = await findSloRow(db, service.id, id);
+    throw new AppError(
+      "CONFLICT",
+      `This SLO was changed by ${latest?.updatedBy ?? "someone"} since you opened it (now version ${latest?.version}).`,
+      undefined,
+      { current: latest },
+    );
+  }
+  return (await findSloRow(db, service.id, id))!;
+}
+
+export async function deleteSlo({ db, slug, id }: { db: Db; actor: Actor; slug: string; id: string }): Promise<void> {
+  const service = await getServiceOrThrow({ db, slug });
+  if (!(await deleteSloRow(db, service.id, id))) throw new AppError("NOT_FOUND", "No such SLO.");
+}
+
+/** The real `le` bounds of a histogram, so an SLO editor can show which thresholds are exact. */
+export async function getBucketBounds({
+  prom,
+  input,
+  now = Date.now() / 1000,
+}: {
+  prom: CoalescingClient | null;
+  input: unknown;
+  now?: number;
+}): Promise<{ boundsMs: number[] }> {
+  const { source } = parseInput(bucketBoundsInputSchema, input, "The request");
+  if (!prom) throw new AppError("UNAVAILABLE", "Prometheus is not configured: set PROMETHEUS_URL.");
+  const result = await fetchBucketIncreases(prom, source, { windows: ["1h"], time: prom.alignTime(now) });
+  if (result.status === "error") throw new AppError("UNAVAILABLE", `Prometheus query failed: ${result.error}`);
+  return { boundsMs: finiteBounds(result.groups.get("1h") ?? []).map((b) => b * 1000) };
+}

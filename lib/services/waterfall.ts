@@ -1,0 +1,173 @@
+import { componentKey, END_TO_END_KEY, buildWaterfall, type WaterfallModel } from "@/lib/domain/waterfall";
+import type { MetricSource } from "@/lib/domain/budget";
+import type { Db } from "@/lib/db/client";
+import { fetchBucketRates } from "@/lib/prometheus/buckets";
+import type { CoalescingClient } from "@/lib/prometheus/coalesce";
+import { parseInput } from "@/lib/schemas/parse";
+import { waterfallQuerySchema, type WaterfallQuery } from "@/lib/schemas/live";
+import { getBudget, type BudgetView } from "./budgets";
+
+// The on-call view. One Prometheus query per view (all components and the end-to-end
+// histogram together); when Prometheus fails, the last good answer is served marked stale.
+
+export type WaterfallComponentView = WaterfallModel["stages"][number]["components"][number] & {
+  previousActualMs?: number | null;
+  deltaMs?: number | null;
+};
+
+export type WaterfallView = Omit<WaterfallModel, "stages"> & {
+  slug: string;
+  window: string;
+  at: number;
+  stale: boolean;
+  staleSince: string | null;
+  error: string | null;
+  warnings: string[];
+  prometheus: "up" | "down" | "unconfigured";
+  stages: (Omit<WaterfallModel["stages"][number], "components"> & { components: WaterfallComponentView[] })[];
+  compare: { at: number; label: string; stackedMs: number; measuredEndToEndMs: number | null } | null;
+};
+
+type Snapshot = { model: WaterfallModel; at: number; fetchedAt: string; warnings: string[] };
+
+const globalForStale = globalThis as unknown as { latencyBudgetsLastGood?: Map<string, Snapshot> };
+const lastGood = (globalForStale.latencyBudgetsLastGood ??= new Map());
+
+function sourcesOf(budget: BudgetView): { key: string; source: MetricSource }[] {
+  const sources = budget.stages.flatMap((stage, s) =>
+    stage.components.flatMap((component, c) =>
+      component.source ? [{ key: componentKey(s, c), source: component.source }] : [],
+    ),
+  );
+  if (budget.endToEndSource) sources.push({ key: END_TO_END_KEY, source: budget.endToEndSource });
+  return sources;
+}
+
+async function snapshot(
+  prom: CoalescingClient,
+  budget: BudgetView,
+  query: WaterfallQuery,
+  at: number,
+): Promise<Snapshot | { error: string }> {
+  const sources = sourcesOf(budget);
+  if (sources.length === 0)
+    return {
+      model: buildWaterfall(budget, query.quantile, new Map()),
+      at,
+      fetchedAt: new Date().toISOString(),
+      warnings: [],
+    };
+  const result = await fetchBucketRates(prom, sources, { window: query.window, time: at });
+  if (result.status === "error") return { error: `${result.error} (${result.errorType})` };
+  return {
+    model: buildWaterfall(budget, query.quantile, result.groups),
+    at,
+    fetchedAt: new Date().toISOString(),
+    warnings: result.warnings,
+  };
+}
+
+function compareTime(at: number, compare: string | undefined): { at: number; label: string } | null {
+  if (!compare) return null;
+  if (compare === "1h") return { at: at - 3600, label: "an hour ago" };
+  if (compare === "1d") return { at: at - 86400, label: "a day ago" };
+  return { at: Number(compare), label: new Date(Number(compare) * 1000).toISOString() };
+}
+
+export async function getWaterfall({
+  db,
+  prom,
+  slug,
+  query: rawQuery,
+  now = Date.now() / 1000,
+}: {
+  db: Db;
+  prom: CoalescingClient | null;
+  slug: string;
+  query: unknown;
+  now?: number;
+}): Promise<WaterfallView> {
+  const query = parseInput(waterfallQuerySchema, rawQuery, "The query");
+  const budget = await getBudget({ db, slug });
+  const isLive = query.at === undefined;
+  const at = prom ? prom.alignTime(query.at ?? now) : Math.floor(query.at ?? now);
+  const base = { slug, window: query.window, at, warnings: [] as string[], compare: null };
+
+  if (!prom) {
+    const model = buildWaterfall(budget, query.quantile, new Map());
+    return {
+      ...model,
+      ...base,
+      stale: false,
+      staleSince: null,
+      prometheus: "unconfigured",
+      error: "Prometheus is not configured: set PROMETHEUS_URL to see live percentiles.",
+    };
+  }
+
+  const cacheKey = `${slug}|${query.quantile}|${query.window}|v${budget.version}`;
+  const [current, previous] = await Promise.all([
+    snapshot(prom, budget, query, at),
+    (async () => {
+      const c = compareTime(at, query.compare);
+      return c ? { ...c, result: await snapshot(prom, budget, query, prom.alignTime(c.at)) } : null;
+    })(),
+  ]);
+
+  let view: Snapshot;
+  let stale = false;
+  let error: string | null = null;
+  if ("error" in current) {
+    const good = isLive ? lastGood.get(cacheKey) : undefined;
+    error = `Prometheus query failed: ${current.error}`;
+    if (good) {
+      view = good;
+      stale = true;
+    } else {
+      view = {
+        model: buildWaterfall(budget, query.quantile, new Map()),
+        at,
+        fetchedAt: new Date().toISOString(),
+        warnings: [],
+      };
+    }
+  } else {
+    view = current;
+    if (isLive) lastGood.set(cacheKey, current);
+  }
+
+  const previousModel = previous && !("error" in previous.result) ? previous.result.model : null;
+  const stages = view.model.stages.map((stage, s) => ({
+    ...stage,
+    components: stage.components.map((component, c) => {
+      if (!previousModel) return component;
+      const before = previousModel.stages[s]?.components[c]?.actualMs ?? null;
+      return {
+        ...component,
+        previousActualMs: before,
+        deltaMs: before !== null && component.actualMs !== null ? component.actualMs - before : null,
+      };
+    }),
+  }));
+
+  return {
+    ...view.model,
+    ...base,
+    at: view.at,
+    stages,
+    stale,
+    staleSince: stale ? view.fetchedAt : null,
+    error,
+    warnings: view.warnings,
+    prometheus: error ? "down" : "up",
+    compare:
+      previous && previousModel
+        ? {
+            at: previous.at,
+            label: previous.label,
+            stackedMs: previousModel.stackedMs,
+            measuredEndToEndMs: previousModel.measuredEndToEndMs,
+          }
+        : null,
+  };
+}

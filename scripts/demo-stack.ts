@@ -1,0 +1,86 @@
+// The whole demo: traffic generator → real Prometheus → the app, all on this machine.
+//   tsx scripts/demo-stack.ts [--port 3000] [--data-dir .data/pglite] [--traffic-port 9464]
+//                             [--prometheus-port 9090] [--scrape-interval 2s] [--control-port N]
+// --control-port opens POST /prometheus/stop and /prometheus/start (the end-to-end tests use it
+// to take Prometheus away and bring it back).
+import { spawn } from "node:child_process";
+import { createServer } from "node:http";
+import { mkdirSync } from "node:fs";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { hasPrometheus, startPrometheus, type PrometheusServer } from "./stack/prometheus";
+import { startTrafficGenerator } from "./traffic/generator";
+
+const { values } = parseArgs({
+  options: {
+    port: { type: "string", default: process.env.PORT ?? "3000" },
+    "data-dir": { type: "string", default: process.env.LB_DATA_DIR ?? ".data/pglite" },
+    "traffic-port": { type: "string", default: "9464" },
+    "prometheus-port": { type: "string", default: "9090" },
+    "scrape-interval": { type: "string", default: "2s" },
+    "control-port": { type: "string" },
+  },
+});
+
+const traffic = await startTrafficGenerator({ port: Number(values["traffic-port"]) });
+console.log(`Demo traffic: ${traffic.url}/metrics (incidents: npm run demo:incident -- rag|queue|none)`);
+
+let prometheus: PrometheusServer | null = null;
+if (process.env.PROMETHEUS_URL) {
+  console.log(
+    `Using Prometheus at ${process.env.PROMETHEUS_URL}; add ${traffic.url.replace("http://", "")} to its scrape targets.`,
+  );
+} else if (hasPrometheus()) {
+  const dataDir = resolve(values["data-dir"]!, "..", "prometheus");
+  mkdirSync(dataDir, { recursive: true });
+  prometheus = await startPrometheus({
+    targets: [traffic.url.replace("http://", "")],
+    scrapeInterval: values["scrape-interval"],
+    port: Number(values["prometheus-port"]),
+    dataDir,
+  });
+  console.log(`Prometheus: ${prometheus.url}`);
+} else {
+  console.warn(
+    "Prometheus is not installed, so the live views will be empty. Install it with: apt-get install prometheus",
+  );
+}
+
+if (values["control-port"] && prometheus) {
+  const control = prometheus;
+  createServer(async (req, res) => {
+    if (req.method === "POST" && req.url === "/prometheus/stop") await control.stop();
+    else if (req.method === "POST" && req.url === "/prometheus/start") await control.start();
+    else return void res.writeHead(404).end();
+    res.end("ok\n");
+  }).listen(Number(values["control-port"]), "127.0.0.1");
+}
+
+const app = spawn(
+  process.execPath,
+  [
+    resolve("node_modules/tsx/dist/cli.mjs"),
+    "scripts/serve.ts",
+    "--port",
+    values.port!,
+    "--data-dir",
+    values["data-dir"]!,
+  ],
+  {
+    stdio: "inherit",
+    env: { ...process.env, ...(prometheus && { PROMETHEUS_URL: prometheus.url }), LB_TRAFFIC_URL: traffic.url },
+  },
+);
+
+let stopping = false;
+async function stop(code: number) {
+  if (stopping) return;
+  stopping = true;
+  if (app.exitCode === null) app.kill("SIGTERM");
+  await prometheus?.stop();
+  await traffic.stop();
+  process.exit(code);
+}
+process.on("SIGINT", () => void stop(0));
+process.on("SIGTERM", () => void stop(0));
+app.on("exit", (code) => void stop(code ?? 0));

@@ -1,0 +1,123 @@
+import { createServer, type Server } from "node:http";
+import { Counter, Histogram, Registry } from "prom-client";
+import { COMPONENTS, simulateRequest, type IncidentMode } from "./model";
+
+// Demo traffic for chat-api, exported in the Prometheus text format with prom-client.
+// GET /metrics · GET /incident · POST /incident?mode=none|rag|queue
+
+// Fine buckets where the budgets are (a 5 ms rate-limit check, a 20 ms orchestrator), so
+// interpolation inside a bucket does not blur "ok" into "near budget"; 0.7 s is a bound so the
+// 700 ms TTFT SLO is counted exactly.
+export const LATENCY_BUCKETS = [
+  0.002, 0.004, 0.006, 0.008, 0.01, 0.0125, 0.015, 0.0175, 0.02, 0.025, 0.03, 0.035, 0.04, 0.05, 0.06, 0.07, 0.08, 0.09,
+  0.1, 0.11, 0.12, 0.13, 0.14, 0.15, 0.175, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.9,
+  1, 1.25, 1.5, 2, 2.5, 3, 5, 10,
+];
+const INCIDENTS: IncidentMode[] = ["none", "rag", "queue"];
+
+export type TrafficGenerator = {
+  url: string;
+  port: number;
+  setIncident: (mode: IncidentMode) => void;
+  stop: () => Promise<void>;
+};
+
+export async function startTrafficGenerator(
+  options: { port?: number; requestsPerSecond?: number; service?: string } = {},
+): Promise<TrafficGenerator> {
+  const service = options.service ?? "chat-api";
+  const registry = new Registry();
+  const stage = new Histogram({
+    name: "llm_stage_duration_seconds",
+    help: "Time spent in one pipeline stage.",
+    labelNames: ["service", "stage", "variant"],
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const ttft = new Histogram({
+    name: "llm_request_ttft_seconds",
+    help: "Time to first token, end to end.",
+    labelNames: ["service", "variant"],
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const itl = new Histogram({
+    name: "llm_inter_token_latency_seconds",
+    help: "Time between output tokens.",
+    labelNames: ["service", "variant"],
+    buckets: [0.005, 0.01, 0.015, 0.02, 0.025, 0.03, 0.05, 0.1],
+    registers: [registry],
+  });
+  const tokens = new Counter({
+    name: "llm_tokens_total",
+    help: "Tokens processed.",
+    labelNames: ["service", "variant", "kind"],
+    registers: [registry],
+  });
+  const cost = new Counter({
+    name: "llm_cost_dollars_total",
+    help: "Inference cost in US dollars.",
+    labelNames: ["service", "variant"],
+    registers: [registry],
+  });
+  const requests = new Counter({
+    name: "llm_requests_total",
+    help: "Requests served.",
+    labelNames: ["service", "variant"],
+    registers: [registry],
+  });
+
+  let incident: IncidentMode = "none";
+  const tickMs = 250;
+  const perTick = ((options.requestsPerSecond ?? 20) * tickMs) / 1000;
+  let carry = 0;
+  const timer = setInterval(() => {
+    carry += perTick;
+    for (; carry >= 1; carry--) {
+      const r = simulateRequest(incident);
+      for (const c of COMPONENTS)
+        stage.observe({ service, stage: c.label, variant: r.variant }, r.componentMs.get(c.label)! / 1000);
+      ttft.observe({ service, variant: r.variant }, r.ttftMs / 1000);
+      itl.observe({ service, variant: r.variant }, r.interTokenMs / 1000);
+      tokens.inc({ service, variant: r.variant, kind: "prompt" }, r.promptTokens);
+      tokens.inc({ service, variant: r.variant, kind: "completion" }, r.completionTokens);
+      cost.inc({ service, variant: r.variant }, r.costDollars);
+      requests.inc({ service, variant: r.variant });
+    }
+  }, tickMs);
+
+  const server: Server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    if (url.pathname === "/metrics") {
+      res.setHeader("content-type", registry.contentType);
+      res.end(await registry.metrics());
+      return;
+    }
+    if (url.pathname === "/incident") {
+      if (req.method === "POST") {
+        const mode = url.searchParams.get("mode") as IncidentMode;
+        if (!INCIDENTS.includes(mode)) {
+          res.writeHead(400).end(`mode must be one of ${INCIDENTS.join(", ")}\n`);
+          return;
+        }
+        incident = mode;
+      }
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify({ incident }));
+      return;
+    }
+    res.writeHead(404).end("GET /metrics, GET|POST /incident?mode=none|rag|queue\n");
+  });
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    setIncident: (mode) => (incident = mode),
+    stop: async () => {
+      clearInterval(timer);
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}

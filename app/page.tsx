@@ -43,7 +43,7 @@ async function ServiceCards() {
         <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3" aria-label="Services">
           {services.map((s) => (
             <li key={s.slug}>
-              <Link href={`/services/${s.slug}/budget`} className="block rounded-lg focus-visible:outline-2">
+              <Link href={`/services/${s.slug}/waterfall`} className="block rounded-lg focus-visible:outline-2">
                 <Card className="h-full transition hover:border-sky-400">
                   <div className="flex items-baseline justify-between gap-2">
                     <h2 className="font-semibold">{s.name}</h2>

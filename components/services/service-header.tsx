@@ -2,6 +2,8 @@ import Link from "next/link";
 import { cx } from "@/components/ui/primitives";
 
 const TABS = [
+  { key: "waterfall", label: "Waterfall" },
+  { key: "slos", label: "SLOs" },
   { key: "budget", label: "Budget" },
   { key: "history", label: "History" },
 ] as const;

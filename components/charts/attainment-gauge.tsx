@@ -1,0 +1,61 @@
+"use client";
+
+import { Cell, Pie, PieChart, ResponsiveContainer } from "recharts";
+
+/**
+ * Attainment as a half-ring. The scale starts at objective − 4 × error budget, so the part of
+ * the range that matters (around the objective) fills the arc; the tick marks the objective.
+ */
+export function AttainmentGauge({ attainment, objective }: { attainment: number | null; objective: number }) {
+  const min = Math.max(0, objective - 4 * (1 - objective));
+  const span = 1 - min;
+  const share = attainment === null ? 0 : Math.min(1, Math.max(0, (attainment - min) / span));
+  const objectiveShare = (objective - min) / span;
+  const colour = attainment === null ? "#94a3b8" : attainment >= objective ? "#16a34a" : "#dc2626";
+  const angle = Math.PI * (1 - objectiveShare);
+  return (
+    <div
+      className="relative h-28 w-52"
+      role="img"
+      aria-label={
+        attainment === null
+          ? "No data"
+          : `Attainment ${(attainment * 100).toFixed(2)} % against an objective of ${(objective * 100).toFixed(2)} %`
+      }
+    >
+      <ResponsiveContainer width="100%" height="100%">
+        <PieChart>
+          <Pie
+            data={[{ v: share }, { v: 1 - share }]}
+            dataKey="v"
+            startAngle={180}
+            endAngle={0}
+            cx="50%"
+            cy="90%"
+            innerRadius="120%"
+            outerRadius="160%"
+            stroke="none"
+            isAnimationActive={false}
+          >
+            <Cell fill={colour} />
+            <Cell fill="#e2e8f0" />
+          </Pie>
+        </PieChart>
+      </ResponsiveContainer>
+      <svg className="pointer-events-none absolute inset-0" viewBox="0 0 208 112" aria-hidden>
+        <line
+          x1={104 + 62 * Math.cos(angle)}
+          y1={101 - 62 * Math.sin(angle)}
+          x2={104 + 86 * Math.cos(angle)}
+          y2={101 - 86 * Math.sin(angle)}
+          stroke="#0f172a"
+          strokeWidth={2}
+          className="dark:stroke-white"
+        />
+      </svg>
+      <p className="absolute inset-x-0 bottom-0 text-center text-lg font-semibold tabular-nums">
+        {attainment === null ? "—" : `${(attainment * 100).toFixed(2)} %`}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,241 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useState } from "react";
+import { WaterfallChart } from "@/components/charts/waterfall-chart";
+import { Button, Card, Select, cx } from "@/components/ui/primitives";
+import { formatMs } from "@/lib/domain/budget";
+import { fetchWaterfall, liveKeys, type WaterfallParams } from "@/lib/queries/live";
+import type { WaterfallView as View } from "@/lib/services/waterfall";
+import { ComponentTable } from "./component-table";
+import { toRows } from "./to-rows";
+
+const WINDOWS = ["5m", "15m", "1h", "6h", "24h"];
+const QUANTILES = [
+  [0.5, "p50"],
+  [0.95, "p95"],
+  [0.99, "p99"],
+] as const;
+const REFRESH_MS = 15_000;
+
+function toLocalInput(unix: number): string {
+  const d = new Date(unix * 1000);
+  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+}
+
+export function WaterfallView({
+  slug,
+  params,
+  initial,
+}: {
+  slug: string;
+  params: WaterfallParams & { paused: boolean };
+  initial: View;
+}) {
+  const router = useRouter();
+  const pathname = usePathname();
+  const search = useSearchParams();
+  const [copied, setCopied] = useState(false);
+  const { paused, ...query } = params;
+  const isLive = query.at === undefined;
+
+  const waterfall = useQuery({
+    queryKey: liveKeys.waterfall(slug, query),
+    queryFn: () => fetchWaterfall(slug, query),
+    initialData: initial,
+    placeholderData: keepPreviousData,
+    refetchInterval: isLive && !paused ? REFRESH_MS : false,
+    staleTime: 5_000,
+  });
+  const view = waterfall.data;
+
+  // The whole view state lives in the URL, so a pasted link opens the same view.
+  function update(changes: Record<string, string | undefined>) {
+    const next = new URLSearchParams(search.toString());
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === undefined || value === "") next.delete(key);
+      else next.set(key, value);
+    }
+    router.replace(`${pathname}?${next.toString()}`, { scroll: false });
+  }
+
+  async function copyLink() {
+    const url = new URL(window.location.href);
+    if (isLive) url.searchParams.set("at", String(view.at));
+    await navigator.clipboard?.writeText(url.toString()).catch(() => undefined);
+    setCopied(true);
+    setTimeout(() => setCopied(false), 2000);
+  }
+
+  const key = QUANTILES.find(([q]) => q === view.quantile)?.[1] ?? "p95";
+  const delta = view.measuredEndToEndMs !== null ? view.stackedMs - view.measuredEndToEndMs : null;
+
+  return (
+    <div className="space-y-4">
+      <Card className="flex flex-wrap items-end gap-3 text-sm">
+        <fieldset className="flex items-center gap-1" aria-label="Percentile">
+          {QUANTILES.map(([q, label]) => (
+            <Button
+              key={label}
+              variant={q === query.quantile ? "primary" : "secondary"}
+              aria-pressed={q === query.quantile}
+              onClick={() => update({ quantile: String(q) })}
+            >
+              {label}
+            </Button>
+          ))}
+        </fieldset>
+        <label className="flex flex-col gap-1">
+          <span className="text-xs text-slate-500">Window</span>
+          <Select value={query.window} onChange={(e) => update({ window: e.target.value })} aria-label="Window">
+            {[...new Set([...WINDOWS, query.window])].map((w) => (
+              <option key={w} value={w}>
+                {w}
+              </option>
+            ))}
+          </Select>
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className="text-xs text-slate-500">Compare with</span>
+          <Select
+            value={query.compare && ["1h", "1d"].includes(query.compare) ? query.compare : query.compare ? "at" : ""}
+            onChange={(e) =>
+              update({ compare: e.target.value === "at" ? String((query.at ?? view.at) - 1800) : e.target.value })
+            }
+            aria-label="Compare with"
+          >
+            <option value="">nothing</option>
+            <option value="1h">an hour ago</option>
+            <option value="1d">a day ago</option>
+            <option value="at">a chosen time…</option>
+          </Select>
+        </label>
+        {query.compare && !["1h", "1d"].includes(query.compare) && (
+          <label className="flex flex-col gap-1">
+            <span className="text-xs text-slate-500">Compare time</span>
+            <input
+              type="datetime-local"
+              className="rounded-md border border-slate-300 px-2 py-1 dark:border-slate-700 dark:bg-slate-900"
+              value={toLocalInput(Number(query.compare))}
+              onChange={(e) =>
+                e.target.value && update({ compare: String(Math.floor(new Date(e.target.value).getTime() / 1000)) })
+              }
+            />
+          </label>
+        )}
+        <label className="flex flex-col gap-1">
+          <span className="text-xs text-slate-500">At</span>
+          <input
+            type="datetime-local"
+            aria-label="At time"
+            className="rounded-md border border-slate-300 px-2 py-1 dark:border-slate-700 dark:bg-slate-900"
+            value={toLocalInput(view.at)}
+            onChange={(e) =>
+              e.target.value && update({ at: String(Math.floor(new Date(e.target.value).getTime() / 1000)) })
+            }
+          />
+        </label>
+        {!isLive && <Button onClick={() => update({ at: undefined })}>Back to live</Button>}
+        <div className="ml-auto flex items-center gap-2">
+          {isLive && (
+            <Button onClick={() => update({ refresh: paused ? undefined : "off" })} aria-pressed={!paused}>
+              {paused ? "Resume auto-refresh" : "Pause auto-refresh"}
+            </Button>
+          )}
+          <Button onClick={() => waterfall.refetch()} disabled={waterfall.isFetching}>
+            {waterfall.isFetching ? "Refreshing…" : "Refresh"}
+          </Button>
+          <Button onClick={copyLink}>{copied ? "Link copied" : "Copy link"}</Button>
+        </div>
+      </Card>
+
+      <div aria-live="polite">
+        {view.stale && (
+          <p
+            role="status"
+            className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm dark:border-amber-800 dark:bg-amber-950"
+          >
+            Showing stale data: stale since {new Date(view.staleSince!).toLocaleTimeString()}. {view.error}
+          </p>
+        )}
+        {!view.stale && view.error && (
+          <p
+            role="status"
+            className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm dark:border-red-900 dark:bg-red-950"
+          >
+            {view.error}
+          </p>
+        )}
+        {waterfall.error && !view.error && (
+          <p className="text-sm text-red-600">Could not refresh: {waterfall.error.message}</p>
+        )}
+        {view.warnings.length > 0 && (
+          <p className="text-xs text-amber-700">Prometheus warned: {view.warnings.join("; ")}</p>
+        )}
+      </div>
+
+      <div className="grid gap-3 sm:grid-cols-3">
+        <Card>
+          <p className="text-xs text-slate-500">Stacked {key} (sum of stages)</p>
+          <p
+            className={cx(
+              "text-2xl font-semibold tabular-nums",
+              view.stackedMs > view.targetMs ? "text-red-600 dark:text-red-400" : "",
+            )}
+            data-testid="stacked-total"
+          >
+            {formatMs(Math.round(view.stackedMs))}
+          </p>
+          <p className="text-xs text-slate-500">
+            target {formatMs(view.targetMs)} · budgets stack to {formatMs(view.stackedBudgetMs)}
+          </p>
+        </Card>
+        <Card>
+          <p className="text-xs text-slate-500">Measured end-to-end {key}</p>
+          <p className="text-2xl font-semibold tabular-nums" data-testid="measured-e2e">
+            {view.measuredEndToEndMs === null
+              ? "—"
+              : `${view.measuredEndToEndIsLowerBound ? "≥ " : ""}${formatMs(Math.round(view.measuredEndToEndMs))}`}
+          </p>
+          <p className="text-xs text-slate-500">
+            {delta === null
+              ? "No end-to-end histogram for this service."
+              : `Percentiles do not add: the stacked figure is ${formatMs(Math.round(Math.abs(delta)))} ${delta >= 0 ? "above" : "below"} the measured one.`}
+          </p>
+        </Card>
+        <Card className={cx(view.worstOffender && "border-red-300 dark:border-red-900")}>
+          <p className="text-xs text-slate-500">Worst offender</p>
+          {view.worstOffender ? (
+            <p className="text-lg font-semibold text-red-600 dark:text-red-400" data-testid="worst-offender">
+              {view.worstOffender.component} over by {formatMs(Math.round(view.worstOffender.overByMs))}
+            </p>
+          ) : (
+            <p className="text-lg font-semibold text-emerald-700 dark:text-emerald-400" data-testid="worst-offender">
+              Every component within budget
+            </p>
+          )}
+          <p className="text-xs text-slate-500">
+            {isLive ? (paused ? "Auto-refresh paused" : "Live, refreshing every 15 s") : "Fixed time"} · as of{" "}
+            {new Date(view.at * 1000).toLocaleTimeString()}
+          </p>
+        </Card>
+      </div>
+
+      <Card>
+        <WaterfallChart
+          rows={toRows(view)}
+          targetMs={view.targetMs}
+          stackedMs={view.stackedMs}
+          measuredEndToEndMs={view.measuredEndToEndMs}
+        />
+        <p className="mt-1 text-xs text-slate-500">
+          Bars start where the previous stage ends; parallel components share a start and the slowest (★, outlined) is
+          the critical path. Dark marks are budgets. Green: within 90 % of budget; amber: near; red: over; grey: no
+          data.
+        </p>
+      </Card>
+      <ComponentTable view={view} />
+    </div>
+  );
+}

@@ -11,8 +11,9 @@ export default async function setup(project: TestProject) {
   const prometheus = await startPrometheus({ targets: [exporter.target], scrapeInterval: "1s" });
   const database = await startEmbeddedPostgres();
   await applyMigrations(database.url);
-  // Enough scrapes for rate() over 30 s windows to have several points.
-  await new Promise((resolve) => setTimeout(resolve, 6000));
+  // Enough scrapes that rate() at a time aligned down to 5 s, minus a few seconds for a
+  // comparison, still has several points.
+  await new Promise((resolve) => setTimeout(resolve, 12_000));
   project.provide("prometheusUrl", prometheus.url);
   project.provide("databaseUrl", database.url);
   project.provide("databaseKind", "embedded");

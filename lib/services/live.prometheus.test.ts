@@ -1,0 +1,161 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, describe, expect, inject, it } from "vitest";
+import { createDb } from "@/lib/db/create";
+import { EMBEDDED_POOL_SIZE } from "@/lib/db/embedded";
+import { createPrometheusClient } from "@/lib/prometheus/client";
+import { coalesce } from "@/lib/prometheus/coalesce";
+import { selector } from "@/lib/prometheus/promql";
+import { startFixtureExporter } from "@/scripts/stack/fixture-exporter";
+import { startPrometheus } from "@/scripts/stack/prometheus";
+import { createService } from "./services";
+import { createSlo, getSloStatuses } from "./slos";
+import { getWaterfall } from "./waterfall";
+
+// The on-call views end to end below the browser: real database, real Prometheus, fixture data.
+
+const db = createDb(inject("databaseUrl"), EMBEDDED_POOL_SIZE);
+const raw = createPrometheusClient(inject("prometheusUrl"));
+const actor = { name: "test" };
+afterAll(() => db.$disconnect());
+
+const fixture = (component: string) => ({ preset: "custom" as const, metric: "fixture_latency_seconds", matchers: { component } });
+
+async function fixtureService() {
+  const slug = `live-${randomUUID().slice(0, 8)}`;
+  await createService({
+    db,
+    actor,
+    input: {
+      slug,
+      name: "Fixture",
+      targetMs: 1000,
+      endToEndSource: { preset: "custom", metric: "fixture_ttft_seconds", matchers: {} },
+      stages: [
+        { name: "Fast", components: [{ name: "fast", budgetMs: { p50: null, p95: 100, p99: null }, source: fixture("fast") }] },
+        {
+          name: "Parallel",
+          components: [
+            { name: "slow", budgetMs: { p50: 600, p95: 700, p99: null }, source: fixture("slow") },
+            { name: "hostile", budgetMs: { p50: null, p95: 50, p99: null }, source: fixture('a"} or vector(1) #') },
+          ],
+        },
+        { name: "Unmeasured", components: [{ name: "none", budgetMs: { p50: null, p95: 10, p99: null }, source: null }] },
+      ],
+    },
+  });
+  return slug;
+}
+
+async function prometheusQuantile(q: number, component: string, at: number): Promise<number> {
+  const result = await raw.query(`histogram_quantile(${q}, sum by (le) (rate(${selector("fixture_latency_seconds_bucket", { component })}[1m])))`, at);
+  if (result.status !== "success") throw new Error(result.error);
+  return result.samples[0]!.value * 1000;
+}
+
+describe("waterfall against a real Prometheus", () => {
+  it("matches Prometheus's histogram_quantile per component, in one request", async () => {
+    const slug = await fixtureService();
+    const prom = coalesce(createPrometheusClient(inject("prometheusUrl")));
+    const view = await getWaterfall({ db, prom, slug, query: { quantile: "0.5", window: "1m" } });
+    expect(prom.requestCount).toBe(1);
+    expect(view).toMatchObject({ stale: false, error: null, prometheus: "up" });
+    const fast = view.stages[0]!.components[0]!;
+    const slow = view.stages[1]!.components[0]!;
+    expect(fast.actualMs).toBeCloseTo(await prometheusQuantile(0.5, "fast", view.at), 6);
+    expect(slow.actualMs).toBeCloseTo(await prometheusQuantile(0.5, "slow", view.at), 6);
+    expect(slow).toMatchObject({ status: "ok", onCriticalPath: true });
+    expect(view.stages[2]!.components[0]).toMatchObject({ status: "nodata", hasSource: false });
+    expect(view.measuredEndToEndMs).not.toBeNull();
+  });
+
+  it("shows a percentile in the +Inf bucket as ≥ the last bound, and over budget", async () => {
+    const slug = await fixtureService();
+    const prom = coalesce(createPrometheusClient(inject("prometheusUrl")));
+    const view = await getWaterfall({ db, prom, slug, query: { quantile: "0.95", window: "1m" } });
+    expect(view.stages[1]!.components[0]).toMatchObject({ name: "slow", actualMs: 1000, isLowerBound: true, status: "over" });
+    expect(view.worstOffender).toMatchObject({ component: "slow", overByMs: 300 });
+  });
+
+  it("200 viewers refreshing together cost one Prometheus request", async () => {
+    const slug = await fixtureService();
+    const prom = coalesce(createPrometheusClient(inject("prometheusUrl")));
+    const now = Date.now() / 1000;
+    const views = await Promise.all(Array.from({ length: 200 }, () => getWaterfall({ db, prom, slug, query: { window: "1m" }, now })));
+    expect(prom.requestCount).toBe(1);
+    expect(new Set(views.map((v) => v.stackedMs)).size).toBe(1);
+  });
+
+  it("compares with an earlier time as deltas per component", async () => {
+    const slug = await fixtureService();
+    const prom = coalesce(createPrometheusClient(inject("prometheusUrl")));
+    const at = Math.floor(Date.now() / 1000) - 2;
+    const view = await getWaterfall({ db, prom, slug, query: { window: "1m", compare: String(at - 3) } });
+    const fast = view.stages[0]!.components[0]!;
+    expect(view.compare).not.toBeNull();
+    expect(fast.deltaMs).toBeCloseTo(fast.actualMs! - fast.previousActualMs!, 9);
+  });
+
+  it("serves the last good answer marked stale while Prometheus is down, and recovers", async () => {
+    const exporter = await startFixtureExporter();
+    const server = await startPrometheus({ targets: [exporter.target], scrapeInterval: "1s" });
+    try {
+      await new Promise((r) => setTimeout(r, 4000));
+      const slug = await fixtureService();
+      const prom = coalesce(createPrometheusClient(server.url, { timeoutMs: 1000 }), { ttlMs: 0, stepSeconds: 1 });
+      const good = await getWaterfall({ db, prom, slug, query: { window: "1m" } });
+      expect(good).toMatchObject({ stale: false, prometheus: "up" });
+
+      await server.stop();
+      const stale = await getWaterfall({ db, prom, slug, query: { window: "1m" }, now: Date.now() / 1000 + 2 });
+      expect(stale).toMatchObject({ stale: true, prometheus: "down", stackedMs: good.stackedMs });
+      expect(stale.error).toMatch(/unreachable/);
+      expect(stale.staleSince).not.toBeNull();
+
+      await server.start();
+      await new Promise((r) => setTimeout(r, 2500));
+      const recovered = await getWaterfall({ db, prom, slug, query: { window: "1m" }, now: Date.now() / 1000 });
+      expect(recovered).toMatchObject({ stale: false, prometheus: "up", error: null });
+    } finally {
+      await server.close();
+      await exporter.stop();
+    }
+  });
+
+  it("refuses bad view parameters with field messages", async () => {
+    const slug = await fixtureService();
+    await expect(getWaterfall({ db, prom: null, slug, query: { quantile: "0.9", window: "5x", at: "tomorrow" } })).rejects.toMatchObject({
+      code: "VALIDATION_FAILED",
+      fields: { quantile: expect.any(String), window: "Window is a duration like 5m, 1h or 1d", at: expect.any(String) },
+    });
+  });
+});
+
+describe("SLOs against a real Prometheus", () => {
+  it("attainment, budget, burn rates and alert states equal the hand-computed values", async () => {
+    const slug = await fixtureService();
+    await createSlo({ db, actor, slug, input: { name: "TTFT", source: { preset: "custom", metric: "fixture_ttft_seconds", matchers: {} }, thresholdMs: 700, objective: 0.99, windowDays: 28 } });
+    await createSlo({
+      db,
+      actor,
+      slug,
+      input: { name: "vLLM-like", source: { preset: "custom", metric: "fixture_vllm_ttft_seconds", matchers: {} }, thresholdMs: 700, objective: 0.9, thresholdMode: "snap" },
+    });
+    const prom = coalesce(createPrometheusClient(inject("prometheusUrl")));
+    const [ttft, vllm] = await getSloStatuses({ db, prom, slug });
+
+    expect(ttft).toMatchObject({ name: "TTFT", thresholdMode: "exact", countedBoundMs: 700, window: "28d", error: null });
+    expect(ttft!.attainment).toBeCloseTo(0.98, 9);
+    expect(ttft!.errorBudgetRemaining).toBeCloseTo(-1, 6);
+    for (const rate of Object.values(ttft!.burnRates)) expect(rate).toBeCloseTo(2, 6);
+    expect(ttft!.alerts.map((a) => [a.severity, a.longWindow, Math.round(a.factor * 100) / 100, a.firing])).toEqual([
+      ["page", "1h", 13.44, false],
+      ["page", "6h", 5.6, false],
+      ["ticket", "1d", 2.8, false],
+      ["ticket", "3d", 0.93, true],
+    ]);
+
+    expect(vllm).toMatchObject({ name: "vLLM-like", thresholdMode: "snapped", countedBoundMs: 500, bucketBoundsMs: [500, 750, 1000] });
+    expect(vllm!.attainment).toBeCloseTo(0.8, 9);
+    expect(prom.requestCount).toBe(2);
+  });
+});

@@ -3,9 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 
-// End-to-end tests run the production build on the embedded database (the demo's path), in a
-// fresh data folder, in Debian's Chromium (Playwright's own browser download is not reachable).
+// End-to-end tests run the demo stack (traffic generator, a real Prometheus, the production build
+// on the embedded database) in a fresh data folder, in Debian's Chromium (Playwright's own
+// browser download is not reachable here).
 const port = Number(process.env.E2E_PORT ?? 3210);
+// The demo stack's side doors: the traffic generator's incident switch and Prometheus stop/start.
+export const TRAFFIC_PORT = Number(process.env.E2E_TRAFFIC_PORT ?? 9571);
+export const PROMETHEUS_PORT = Number(process.env.E2E_PROMETHEUS_PORT ?? 9572);
+export const CONTROL_PORT = Number(process.env.E2E_CONTROL_PORT ?? 9573);
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), "lb-e2e-"));
 process.env.E2E_DATA_DIR = dataDir;
 
@@ -28,11 +33,11 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `npx tsx scripts/serve.ts --port ${port} --data-dir ${dataDir}`,
+    command: `npx tsx scripts/demo-stack.ts --port ${port} --data-dir ${dataDir}/pglite --traffic-port ${TRAFFIC_PORT} --prometheus-port ${PROMETHEUS_PORT} --control-port ${CONTROL_PORT} --scrape-interval 1s`,
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,
-    env: { DATABASE_URL: "", LB_DEFAULT_AUTHOR: "e2e-lead" },
+    env: { DATABASE_URL: "", PROMETHEUS_URL: "", LB_DEFAULT_AUTHOR: "e2e-lead", PROMETHEUS_TIMEOUT_MS: "1500" },
     stdout: "pipe",
     stderr: "pipe",
   },

@@ -123,7 +123,7 @@ export function NewSloForm({
         aria-label="New SLO"
       >
         <label className="flex flex-col gap-1">
-          Name
+          SLO name
           <TextInput invalid={!!errors.name} {...form.register("name")} placeholder="TTFT under 700 ms" />
           <FieldError id="slo-name-error" message={errors.name?.message} />
         </label>

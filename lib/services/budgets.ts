@@ -42,6 +42,21 @@ export async function getBudget({ db, slug }: { db: Db; slug: string }): Promise
   };
 }
 
+// Live views read the budget on every refresh; a short-lived copy spares the database those
+// reads. A save in this process drops it at once; other instances see a save within the TTL.
+const BUDGET_CACHE_TTL_MS = 2000;
+const globalForBudgets = globalThis as unknown as { latencyBudgetsBudgetCache?: Map<string, { view: BudgetView; expires: number }> };
+const budgetCache = (globalForBudgets.latencyBudgetsBudgetCache ??= new Map());
+
+/** getBudget for read-only live views: at most BUDGET_CACHE_TTL_MS old. */
+export async function getBudgetForLiveView({ db, slug }: { db: Db; slug: string }): Promise<BudgetView> {
+  const hit = budgetCache.get(slug);
+  if (hit && hit.expires > Date.now()) return hit.view;
+  const view = await getBudget({ db, slug });
+  budgetCache.set(slug, { view, expires: Date.now() + BUDGET_CACHE_TTL_MS });
+  return view;
+}
+
 function toRevisionView(row: RevisionRow): RevisionView {
   return { ...row, createdAt: row.createdAt.toISOString() };
 }
@@ -85,6 +100,7 @@ async function writeBudget(
       changes,
     }),
   );
+  budgetCache.delete(options.slug);
   if (!saved) throw await conflict(db, options.slug, options.baseVersion);
   return getBudget({ db, slug: options.slug });
 }

@@ -5,7 +5,7 @@ import { fetchBucketRates } from "@/lib/prometheus/buckets";
 import type { CoalescingClient } from "@/lib/prometheus/coalesce";
 import { parseInput } from "@/lib/schemas/parse";
 import { waterfallQuerySchema, type WaterfallQuery } from "@/lib/schemas/live";
-import { getBudget, type BudgetView } from "./budgets";
+import { getBudgetForLiveView, type BudgetView } from "./budgets";
 
 // The on-call view. One Prometheus query per view (all components and the end-to-end
 // histogram together); when Prometheus fails, the last good answer is served marked stale.
@@ -88,7 +88,7 @@ export async function getWaterfall({
   now?: number;
 }): Promise<WaterfallView> {
   const query = parseInput(waterfallQuerySchema, rawQuery, "The query");
-  const budget = await getBudget({ db, slug });
+  const budget = await getBudgetForLiveView({ db, slug });
   const isLive = query.at === undefined;
   const at = prom ? prom.alignTime(query.at ?? now) : Math.floor(query.at ?? now);
   const base = { slug, window: query.window, at, warnings: [] as string[], compare: null };

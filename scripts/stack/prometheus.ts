@@ -46,6 +46,7 @@ export async function startPrometheus(options: {
   let log = "";
 
   const start = async () => {
+    if (child && child.exitCode === null) return;
     child = spawn(
       PROMETHEUS_BIN,
       [

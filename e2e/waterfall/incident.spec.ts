@@ -1,0 +1,106 @@
+import { expect, test, type Page } from "@playwright/test";
+import { CONTROL_PORT, TRAFFIC_PORT } from "../../playwright.config";
+
+// On-call during an incident, against live demo traffic scraped by a real Prometheus.
+
+async function setIncident(mode: "none" | "rag" | "queue") {
+  const response = await fetch(`http://127.0.0.1:${TRAFFIC_PORT}/incident?mode=${mode}`, { method: "POST" });
+  expect(response.ok).toBe(true);
+}
+
+async function prometheus(action: "stop" | "start") {
+  const response = await fetch(`http://127.0.0.1:${CONTROL_PORT}/prometheus/${action}`, { method: "POST" });
+  expect(response.ok).toBe(true);
+}
+
+/** Clicks Refresh until `check` passes: live data moves on its own clock. */
+async function refreshUntil(page: Page, check: () => Promise<void>, timeout = 60_000) {
+  await expect(async () => {
+    await page.getByRole("button", { name: /^Refresh/ }).click();
+    await page.waitForLoadState("networkidle");
+    await check();
+  }).toPass({ timeout, intervals: [1000, 2000, 3000] });
+}
+
+test.describe("waterfall: on-call opens the incident view", () => {
+  test.describe.configure({ timeout: 180_000 });
+  test.afterEach(async () => {
+    await setIncident("none");
+    await prometheus("start");
+  });
+
+  test("shows components, the critical path and the measured end-to-end percentile", async ({ page }) => {
+    await page.goto("/services/chat-api/waterfall?window=1m");
+    const table = page.getByRole("table", { name: "Components" });
+    await expect(table.getByRole("row")).toHaveCount(11);
+    await refreshUntil(page, async () => {
+      await expect(page.getByTestId("status-RAG retrieval")).toHaveText("ok");
+      await expect(page.getByTestId("measured-e2e")).not.toHaveText("—");
+    });
+    await expect(page.getByTestId("row-RAG retrieval")).toContainText("critical path");
+    await expect(page.getByTestId("row-Session load")).toContainText("critical path");
+    await expect(page.getByText(/Percentiles do not add/)).toBeVisible();
+    await expect(page.getByRole("img", { name: /Waterfall of measured percentiles/ })).toBeVisible();
+  });
+
+  test("the RAG incident turns RAG retrieval over budget after a refresh", async ({ page }) => {
+    await page.goto("/services/chat-api/waterfall?window=1m&refresh=off");
+    await refreshUntil(page, () => expect(page.getByTestId("status-RAG retrieval")).toHaveText("ok"));
+    await setIncident("rag");
+    await refreshUntil(page, async () => {
+      await expect(page.getByTestId("status-RAG retrieval")).toHaveText("over budget");
+      await expect(page.getByTestId("worst-offender")).toContainText("RAG retrieval over by");
+    }, 90_000);
+  });
+
+  test("Prometheus going away marks the view stale, and it recovers by itself", async ({ page }) => {
+    await page.goto("/services/chat-api/waterfall?window=1m&refresh=off");
+    await refreshUntil(page, () => expect(page.getByTestId("measured-e2e")).not.toHaveText("—"));
+    await prometheus("stop");
+    await refreshUntil(page, () => expect(page.getByText(/Showing stale data: stale since/)).toBeVisible());
+    await expect(page.getByTestId("status-RAG retrieval")).not.toHaveText("no data");
+    await prometheus("start");
+    await refreshUntil(page, () => expect(page.getByText(/Showing stale data/)).toBeHidden());
+  });
+
+  test("the view lives in the URL: a pasted link opens the same percentile, window and comparison", async ({ page, context }) => {
+    await page.goto("/services/chat-api/waterfall");
+    await page.getByRole("button", { name: "p99", exact: true }).click();
+    await expect(page).toHaveURL(/quantile=0\.99/);
+    await page.getByLabel("Window").selectOption("15m");
+    await expect(page).toHaveURL(/window=15m/);
+    await page.getByLabel("Compare with").selectOption("1h");
+    await expect(page).toHaveURL(/compare=1h/);
+    await expect(page.getByRole("columnheader", { name: "Δ vs an hour ago" })).toBeVisible();
+
+    const other = await context.newPage();
+    await other.goto(page.url());
+    await expect(other.getByRole("button", { name: "p99", exact: true })).toHaveAttribute("aria-pressed", "true");
+    await expect(other.getByLabel("Window")).toHaveValue("15m");
+    await expect(other.getByText("Stacked p99 (sum of stages)")).toBeVisible();
+  });
+});
+
+test.describe("SLOs: attainment for on-call and leads", () => {
+  test("shows each SLO's gauge, threshold handling, burn rates and alert states", async ({ page }) => {
+    await page.goto("/services/chat-api/slos");
+    const ttft = page.getByRole("listitem").filter({ hasText: "TTFT under 700 ms" });
+    await expect(ttft.getByTestId("threshold-note")).toHaveText("700 ms is a bucket bound: counted exactly.");
+    await expect(ttft.getByRole("img", { name: /Attainment|No data/ })).toBeVisible();
+    await expect(page.getByRole("table", { name: "Burn rates of TTFT under 700 ms" })).toContainText("5m");
+    await expect(page.getByRole("list", { name: "Alerts of TTFT under 700 ms" })).toContainText("page 1h & 5m > 13.4×");
+
+    await page.getByLabel("SLO name").fill("TTFT under 650 ms");
+    await page.getByLabel("Threshold (ms)").fill("650");
+    await page.getByRole("button", { name: "Show the histogram's bucket bounds" }).click();
+    await expect(page.getByTestId("bucket-bounds")).toContainText("650 ms is a bound: counted exactly.");
+    await page.getByLabel("Threshold (ms)").fill("680");
+    await page.getByLabel("Objective (share of requests, e.g. 0.99)").fill("1");
+    await page.getByRole("button", { name: "Add SLO" }).click();
+    await expect(page.getByText("Objective must be below 1: an SLO of 100 % has no error budget")).toBeVisible();
+    await page.getByLabel("Objective (share of requests, e.g. 0.99)").fill("0.98");
+    await page.getByRole("button", { name: "Add SLO" }).click();
+    const added = page.getByRole("listitem").filter({ hasText: "TTFT under 650 ms" });
+    await expect(added.getByTestId("threshold-note")).toContainText("680 ms is not a bucket bound (between the bounds 650 ms and 700 ms): counted at 650 ms");
+  });
+});

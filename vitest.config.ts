@@ -36,7 +36,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["lib/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts"],
-          exclude: ["**/*.integration.test.ts", "node_modules/**"],
+          exclude: ["**/*.integration.test.ts", "**/*.prometheus.test.ts", "node_modules/**"],
         },
       },
       integration("postgres"),

@@ -36,14 +36,21 @@ try {
   // 1. Warm waterfall API vs the same query sent straight to Prometheus. Each request uses its
   //    own time so the app's short-lived cache cannot answer: this is the app's full overhead.
   const budget = await getBudget({ db, slug: "chat-api" });
-  const sources = budget.stages.flatMap((s, i) => s.components.map((c, j) => ({ key: componentKey(i, j), source: c.source! })));
+  const sources = budget.stages.flatMap((s, i) =>
+    s.components.map((c, j) => ({ key: componentKey(i, j), source: c.source! })),
+  );
   sources.push({ key: END_TO_END_KEY, source: budget.endToEndSource! });
   const rawQuery = taggedBucketQuery(sources, { fn: "rate", window: "5m", groupLabel: GROUP_LABEL });
   const now = Math.floor(Date.now() / 1000);
   const times = Array.from({ length: 40 }, (_, i) => now - 5 * (i + 1));
   const raw = (t: number) =>
-    fetch(`${stack.prometheusUrl}/api/v1/query`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ query: rawQuery, time: String(t) }) }).then((r) => r.json());
-  const api = (t: number) => fetch(`${stack.appUrl}/api/services/chat-api/waterfall?window=5m&at=${t}`).then((r) => r.json());
+    fetch(`${stack.prometheusUrl}/api/v1/query`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ query: rawQuery, time: String(t) }),
+    }).then((r) => r.json());
+  const api = (t: number) =>
+    fetch(`${stack.appUrl}/api/services/chat-api/waterfall?window=5m&at=${t}`).then((r) => r.json());
   for (const t of times.slice(0, 5)) await Promise.all([raw(t + 1), api(t + 2)]); // warm up JIT, pools, page cache
   const rawMs: number[] = [];
   const apiMs: number[] = [];
@@ -52,17 +59,30 @@ try {
     apiMs.push(await timed(() => api(t)));
   }
   const ratio = median(apiMs) / median(rawMs);
-  report("waterfall API, warm, uncached", `median ${median(apiMs).toFixed(1)} ms = ${ratio.toFixed(2)} × raw Prometheus ${median(rawMs).toFixed(1)} ms`, "≤ 1.10 ×", ratio <= 1.1);
+  report(
+    "waterfall API, warm, uncached",
+    `median ${median(apiMs).toFixed(1)} ms = ${ratio.toFixed(2)} × raw Prometheus ${median(rawMs).toFixed(1)} ms`,
+    "≤ 1.10 ×",
+    ratio <= 1.1,
+  );
   // Next's own floor: a request refused before any work (a slug that cannot exist).
   const floorMs: number[] = [];
-  for (let i = 0; i < 20; i++) floorMs.push(await timed(() => fetch(`${stack.appUrl}/api/services/NO_SUCH!/waterfall`).then((r) => r.arrayBuffer())));
+  for (let i = 0; i < 20; i++)
+    floorMs.push(
+      await timed(() => fetch(`${stack.appUrl}/api/services/NO_SUCH!/waterfall`).then((r) => r.arrayBuffer())),
+    );
   console.log(
     `  the app's HTTP floor (Next route, no work) is ${median(floorMs).toFixed(1)} ms; the waterfall's own work adds ${(median(apiMs) - median(rawMs) - median(floorMs)).toFixed(1)} ms over Prometheus + floor`,
   );
   const cachedMs: number[] = [];
   for (let i = 0; i < 20; i++) cachedMs.push(await timed(() => api(times[0]!)));
   const cachedRatio = median(cachedMs) / median(rawMs);
-  report("waterfall API, warm, repeated view (coalescing cache)", `median ${median(cachedMs).toFixed(1)} ms = ${cachedRatio.toFixed(2)} × raw Prometheus`, "≤ 1.10 ×", cachedRatio <= 1.1);
+  report(
+    "waterfall API, warm, repeated view (coalescing cache)",
+    `median ${median(cachedMs).toFixed(1)} ms = ${cachedRatio.toFixed(2)} × raw Prometheus`,
+    "≤ 1.10 ×",
+    cachedRatio <= 1.1,
+  );
 
   // 2. Prometheus requests per refresh, whatever the number of components: all components and
   //    the end-to-end histogram come in one query of bucket rates, and every percentile is
@@ -77,18 +97,35 @@ try {
         name: slug,
         stages: Array.from({ length: count }, (_, i) => ({
           name: `s${i}`,
-          components: [{ name: `c${i}`, budgetMs: { p50: null, p95: 50, p99: null }, source: { preset: "generic", metric: "llm_stage_duration_seconds", matchers: { service: "chat-api", stage: "rag" } } }],
+          components: [
+            {
+              name: `c${i}`,
+              budgetMs: { p50: null, p95: 50, p99: null },
+              source: {
+                preset: "generic",
+                metric: "llm_stage_duration_seconds",
+                matchers: { service: "chat-api", stage: "rag" },
+              },
+            },
+          ],
         })),
       },
     }).catch(() => undefined);
     const used: number[] = [];
     for (const quantile of ["0.5", "0.95", "0.99"]) {
       const before = stack.prometheusRequests();
-      await fetch(`${stack.appUrl}/api/services/${slug}/waterfall?window=5m&quantile=${quantile}&at=${now - 300 - count}`);
+      await fetch(
+        `${stack.appUrl}/api/services/${slug}/waterfall?window=5m&quantile=${quantile}&at=${now - 300 - count}`,
+      );
       used.push(stack.prometheusRequests() - before);
     }
     const total = used.reduce((a, b) => a + b, 0);
-    report(`Prometheus requests for p50, p95 and p99 of ${count} components`, `${used.join(" + ")} = ${total} (${(total / 3).toFixed(2)} per percentile)`, "≤ 1 per percentile", total <= 3);
+    report(
+      `Prometheus requests for p50, p95 and p99 of ${count} components`,
+      `${used.join(" + ")} = ${total} (${(total / 3).toFixed(2)} per percentile)`,
+      "≤ 1 per percentile",
+      total <= 3,
+    );
   }
 
   // 3. 200 viewers refreshing together vs one viewer.
@@ -97,14 +134,30 @@ try {
   const one = stack.prometheusRequests() - beforeOne;
   await new Promise((r) => setTimeout(r, 6000)); // past the cache's lifetime
   const beforeMany = stack.prometheusRequests();
-  await Promise.all(Array.from({ length: 200 }, () => fetch(`${stack.appUrl}/api/services/chat-api/waterfall?window=15m`).then((r) => r.arrayBuffer())));
+  await Promise.all(
+    Array.from({ length: 200 }, () =>
+      fetch(`${stack.appUrl}/api/services/chat-api/waterfall?window=15m`).then((r) => r.arrayBuffer()),
+    ),
+  );
   const many = stack.prometheusRequests() - beforeMany;
-  report("200 simulated viewers refreshing together", `${many} Prometheus requests = ${(many / one).toFixed(2)} × one viewer's ${one}`, "≤ 2 ×", many <= 2 * one);
+  report(
+    "200 simulated viewers refreshing together",
+    `${many} Prometheus requests = ${(many / one).toFixed(2)} × one viewer's ${one}`,
+    "≤ 2 ×",
+    many <= 2 * one,
+  );
 
   // 4. Largest contentful paint of the waterfall page, against the app's simplest page.
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
   });
   async function lcp(path: string): Promise<number> {
     const page = await browser.newPage();
@@ -142,5 +195,7 @@ try {
 }
 
 const missed = results.filter((r) => !r.met);
-console.log(`\n${results.length - missed.length} of ${results.length} speed budgets met${missed.length ? `; missed: ${missed.map((m) => m.name).join("; ")}` : ""}`);
+console.log(
+  `\n${results.length - missed.length} of ${results.length} speed budgets met${missed.length ? `; missed: ${missed.map((m) => m.name).join("; ")}` : ""}`,
+);
 process.exit(0);

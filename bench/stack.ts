@@ -23,21 +23,30 @@ export type BenchStack = {
   stop: () => Promise<void>;
 };
 
-async function startCountingProxy(target: string): Promise<{ url: string; count: () => number; stop: () => Promise<void> }> {
+async function startCountingProxy(
+  target: string,
+): Promise<{ url: string; count: () => number; stop: () => Promise<void> }> {
   const upstream = new URL(target);
   let count = 0;
   const server = createServer((req, res) => {
     if (req.url?.startsWith("/api/v1/query")) count++;
-    const proxied = httpRequest({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    });
+    const proxied = httpRequest(
+      { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      },
+    );
     proxied.on("error", () => res.writeHead(502).end());
     req.pipe(proxied);
   });
   const port = await freePort();
   await new Promise<void>((r) => server.listen(port, "127.0.0.1", r));
-  return { url: `http://127.0.0.1:${port}`, count: () => count, stop: () => new Promise((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    count: () => count,
+    stop: () => new Promise((r) => server.close(() => r())),
+  };
 }
 
 export async function startBenchStack(): Promise<BenchStack> {
@@ -53,10 +62,21 @@ export async function startBenchStack(): Promise<BenchStack> {
   await db.$disconnect();
 
   const port = await freePort();
-  const app: ChildProcess = spawn(process.execPath, [resolve("node_modules/next/dist/bin/next"), "start", "--port", String(port)], {
-    stdio: ["ignore", "ignore", "inherit"],
-    env: { ...process.env, DATABASE_URL: database.url, LB_DATABASE_KIND: isPostgres ? "postgres" : "embedded", DATABASE_POOL_SIZE: String(isPostgres ? 10 : EMBEDDED_POOL_SIZE), PROMETHEUS_URL: proxy.url, NODE_ENV: "production" },
-  });
+  const app: ChildProcess = spawn(
+    process.execPath,
+    [resolve("node_modules/next/dist/bin/next"), "start", "--port", String(port)],
+    {
+      stdio: ["ignore", "ignore", "inherit"],
+      env: {
+        ...process.env,
+        DATABASE_URL: database.url,
+        LB_DATABASE_KIND: isPostgres ? "postgres" : "embedded",
+        DATABASE_POOL_SIZE: String(isPostgres ? 10 : EMBEDDED_POOL_SIZE),
+        PROMETHEUS_URL: proxy.url,
+        NODE_ENV: "production",
+      },
+    },
+  );
   const appUrl = `http://127.0.0.1:${port}`;
   await waitFor(async () => (await fetch(`${appUrl}/api/health`)).ok, { timeoutMs: 60_000, what: () => "the app" });
   return {

@@ -63,7 +63,12 @@ export function WaterfallChart({
   const maxX =
     Math.max(targetMs, stackedMs, measuredEndToEndMs ?? 0, ...rows.map((r) => r.budgetMark?.[1] ?? 0)) * 1.08;
   return (
-    <div style={{ height }} role="img" aria-label="Waterfall of measured percentiles per component against budgets">
+    <div
+      style={{ height }}
+      className="text-slate-900 dark:text-slate-100"
+      role="img"
+      aria-label="Waterfall of measured percentiles per component against budgets"
+    >
       <ResponsiveContainer width="100%" height="100%">
         <BarChart data={rows} layout="vertical" margin={{ top: 16, right: 24, bottom: 8, left: 8 }} barCategoryGap={6}>
           <CartesianGrid horizontal={false} strokeOpacity={0.2} />
@@ -76,12 +81,12 @@ export function WaterfallChart({
               <Cell
                 key={i}
                 fill={STATUS_COLOUR[row.status]}
-                stroke={row.onCriticalPath ? "#0f172a" : undefined}
+                stroke={row.onCriticalPath ? "currentColor" : undefined}
                 strokeWidth={row.onCriticalPath ? 1.5 : 0}
               />
             ))}
           </Bar>
-          <Bar yAxisId="mark" dataKey="budgetMark" isAnimationActive={false} fill="#0f172a" barSize={26} />
+          <Bar yAxisId="mark" dataKey="budgetMark" isAnimationActive={false} fill="currentColor" barSize={26} />
           <ReferenceLine
             yAxisId="main"
             x={targetMs}

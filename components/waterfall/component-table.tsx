@@ -24,7 +24,7 @@ export function ComponentTable({ view }: { view: WaterfallView }) {
             <th className="font-normal">Component</th>
             <th className="text-right font-normal">Measured</th>
             <th className="text-right font-normal">Budget</th>
-            <th className="font-normal">Status</th>
+            <th className="pl-4 font-normal">Status</th>
             {view.compare && <th className="text-right font-normal">Δ vs {view.compare.label}</th>}
           </tr>
         </thead>
@@ -47,7 +47,7 @@ export function ComponentTable({ view }: { view: WaterfallView }) {
                 </td>
                 <td className="text-right tabular-nums">{ms(c.actualMs, c.isLowerBound)}</td>
                 <td className="text-right tabular-nums">{ms(c.budgetMs)}</td>
-                <td className={cx(STATUS_CLASS[c.status])} data-testid={`status-${c.name}`}>
+                <td className={cx("pl-4", STATUS_CLASS[c.status])} data-testid={`status-${c.name}`}>
                   {c.hasSource ? STATUS_TEXT[c.status] : "no metric source"}
                 </td>
                 {view.compare && (

@@ -88,14 +88,40 @@ export function WaterfallView({
         </fieldset>
         <label className="flex flex-col gap-1">
           <span className="text-xs text-slate-500">Window</span>
-          <Select value={query.window} onChange={(e) => update({ window: e.target.value })} aria-label="Window">
-            {[...new Set([...WINDOWS, query.window])].map((w) => (
+          <Select
+            value={WINDOWS.includes(query.window) ? query.window : "custom"}
+            onChange={(e) => e.target.value !== "custom" && update({ window: e.target.value })}
+            aria-label="Window"
+          >
+            {WINDOWS.map((w) => (
               <option key={w} value={w}>
                 {w}
               </option>
             ))}
+            <option value="custom">{WINDOWS.includes(query.window) ? "custom…" : query.window}</option>
           </Select>
         </label>
+        <form
+          className="flex flex-col gap-1"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const value = new FormData(e.currentTarget).get("window");
+            if (typeof value === "string" && /^[1-9][0-9]{0,4}[mhd]$/.test(value.trim()))
+              update({ window: value.trim() });
+          }}
+        >
+          <label htmlFor="custom-window" className="text-xs text-slate-500">
+            Custom window
+          </label>
+          <input
+            id="custom-window"
+            name="window"
+            placeholder="e.g. 45m"
+            pattern="[1-9][0-9]{0,4}[mhd]"
+            title="A number and m, h or d, e.g. 45m"
+            className="w-24 rounded-md border border-slate-300 px-2 py-1 dark:border-slate-700 dark:bg-slate-900"
+          />
+        </form>
         <label className="flex flex-col gap-1">
           <span className="text-xs text-slate-500">Compare with</span>
           <Select
@@ -231,8 +257,8 @@ export function WaterfallView({
         />
         <p className="mt-1 text-xs text-slate-500">
           Bars start where the previous stage ends; parallel components share a start and the slowest (★, outlined) is
-          the critical path. Dark marks are budgets. Green: within 90 % of budget; amber: near; red: over; grey: no
-          data.
+          the critical path. Thin vertical marks are budgets. Green: within 90 % of budget; amber: near; red: over;
+          grey: no data.
         </p>
       </Card>
       <ComponentTable view={view} />

@@ -47,10 +47,14 @@ test.describe("waterfall: on-call opens the incident view", () => {
     await page.goto("/services/chat-api/waterfall?window=1m&refresh=off");
     await refreshUntil(page, () => expect(page.getByTestId("status-RAG retrieval")).toHaveText("ok"));
     await setIncident("rag");
-    await refreshUntil(page, async () => {
-      await expect(page.getByTestId("status-RAG retrieval")).toHaveText("over budget");
-      await expect(page.getByTestId("worst-offender")).toContainText("RAG retrieval over by");
-    }, 90_000);
+    await refreshUntil(
+      page,
+      async () => {
+        await expect(page.getByTestId("status-RAG retrieval")).toHaveText("over budget");
+        await expect(page.getByTestId("worst-offender")).toContainText("RAG retrieval over by");
+      },
+      90_000,
+    );
   });
 
   test("Prometheus going away marks the view stale, and it recovers by itself", async ({ page }) => {
@@ -63,7 +67,10 @@ test.describe("waterfall: on-call opens the incident view", () => {
     await refreshUntil(page, () => expect(page.getByText(/Showing stale data/)).toBeHidden());
   });
 
-  test("the view lives in the URL: a pasted link opens the same percentile, window and comparison", async ({ page, context }) => {
+  test("the view lives in the URL: a pasted link opens the same percentile, window and comparison", async ({
+    page,
+    context,
+  }) => {
     await page.goto("/services/chat-api/waterfall");
     await page.getByRole("button", { name: "p99", exact: true }).click();
     await expect(page).toHaveURL(/quantile=0\.99/);
@@ -101,6 +108,8 @@ test.describe("SLOs: attainment for on-call and leads", () => {
     await page.getByLabel("Objective (share of requests, e.g. 0.99)").fill("0.98");
     await page.getByRole("button", { name: "Add SLO" }).click();
     const added = page.getByRole("listitem").filter({ hasText: "TTFT under 650 ms" });
-    await expect(added.getByTestId("threshold-note")).toContainText("680 ms is not a bucket bound (between the bounds 650 ms and 700 ms): counted at 650 ms");
+    await expect(added.getByTestId("threshold-note")).toContainText(
+      "680 ms is not a bucket bound (between the bounds 650 ms and 700 ms): counted at 650 ms",
+    );
   });
 });

@@ -35,7 +35,9 @@ describe("buildWaterfall", () => {
   const model = buildWaterfall(budget, 0.95, buckets);
 
   it("measures each component and colours it against its budget", () => {
-    const rows = model.stages.flatMap((s) => s.components.map((c) => [c.name, c.actualMs && Math.round(c.actualMs * 10) / 10, c.status]));
+    const rows = model.stages.flatMap((s) =>
+      s.components.map((c) => [c.name, c.actualMs && Math.round(c.actualMs * 10) / 10, c.status]),
+    );
     expect(rows).toEqual([
       ["Network", 95, "warn"],
       ["Safety", 38, "ok"],
@@ -62,7 +64,13 @@ describe("buildWaterfall", () => {
 
   it("marks a percentile in the +Inf bucket as a lower bound", () => {
     const tail = new Map<string, Bucket[]>([
-      [componentKey(0, 0), [{ upperBound: 0.1, count: 90 }, { upperBound: Number.POSITIVE_INFINITY, count: 100 }]],
+      [
+        componentKey(0, 0),
+        [
+          { upperBound: 0.1, count: 90 },
+          { upperBound: Number.POSITIVE_INFINITY, count: 100 },
+        ],
+      ],
     ]);
     const c = buildWaterfall(budget, 0.95, tail).stages[0]!.components[0]!;
     expect(c).toMatchObject({ actualMs: 100, isLowerBound: true, status: "warn" });

@@ -45,7 +45,9 @@ export async function getBudget({ db, slug }: { db: Db; slug: string }): Promise
 // Live views read the budget on every refresh; a short-lived copy spares the database those
 // reads. A save in this process drops it at once; other instances see a save within the TTL.
 const BUDGET_CACHE_TTL_MS = 2000;
-const globalForBudgets = globalThis as unknown as { latencyBudgetsBudgetCache?: Map<string, { view: BudgetView; expires: number }> };
+const globalForBudgets = globalThis as unknown as {
+  latencyBudgetsBudgetCache?: Map<string, { view: BudgetView; expires: number }>;
+};
 const budgetCache = (globalForBudgets.latencyBudgetsBudgetCache ??= new Map());
 
 /** getBudget for read-only live views: at most BUDGET_CACHE_TTL_MS old. */

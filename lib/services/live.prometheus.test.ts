@@ -18,7 +18,11 @@ const raw = createPrometheusClient(inject("prometheusUrl"));
 const actor = { name: "test" };
 afterAll(() => db.$disconnect());
 
-const fixture = (component: string) => ({ preset: "custom" as const, metric: "fixture_latency_seconds", matchers: { component } });
+const fixture = (component: string) => ({
+  preset: "custom" as const,
+  metric: "fixture_latency_seconds",
+  matchers: { component },
+});
 
 async function fixtureService() {
   const slug = `live-${randomUUID().slice(0, 8)}`;
@@ -31,7 +35,10 @@ async function fixtureService() {
       targetMs: 1000,
       endToEndSource: { preset: "custom", metric: "fixture_ttft_seconds", matchers: {} },
       stages: [
-        { name: "Fast", components: [{ name: "fast", budgetMs: { p50: null, p95: 100, p99: null }, source: fixture("fast") }] },
+        {
+          name: "Fast",
+          components: [{ name: "fast", budgetMs: { p50: null, p95: 100, p99: null }, source: fixture("fast") }],
+        },
         {
           name: "Parallel",
           components: [
@@ -39,7 +46,10 @@ async function fixtureService() {
             { name: "hostile", budgetMs: { p50: null, p95: 50, p99: null }, source: fixture('a"} or vector(1) #') },
           ],
         },
-        { name: "Unmeasured", components: [{ name: "none", budgetMs: { p50: null, p95: 10, p99: null }, source: null }] },
+        {
+          name: "Unmeasured",
+          components: [{ name: "none", budgetMs: { p50: null, p95: 10, p99: null }, source: null }],
+        },
       ],
     },
   });
@@ -47,7 +57,10 @@ async function fixtureService() {
 }
 
 async function prometheusQuantile(q: number, component: string, at: number): Promise<number> {
-  const result = await raw.query(`histogram_quantile(${q}, sum by (le) (rate(${selector("fixture_latency_seconds_bucket", { component })}[1m])))`, at);
+  const result = await raw.query(
+    `histogram_quantile(${q}, sum by (le) (rate(${selector("fixture_latency_seconds_bucket", { component })}[1m])))`,
+    at,
+  );
   if (result.status !== "success") throw new Error(result.error);
   return result.samples[0]!.value * 1000;
 }
@@ -72,7 +85,12 @@ describe("waterfall against a real Prometheus", () => {
     const slug = await fixtureService();
     const prom = coalesce(createPrometheusClient(inject("prometheusUrl")));
     const view = await getWaterfall({ db, prom, slug, query: { quantile: "0.95", window: "1m" } });
-    expect(view.stages[1]!.components[0]).toMatchObject({ name: "slow", actualMs: 1000, isLowerBound: true, status: "over" });
+    expect(view.stages[1]!.components[0]).toMatchObject({
+      name: "slow",
+      actualMs: 1000,
+      isLowerBound: true,
+      status: "over",
+    });
     expect(view.worstOffender).toMatchObject({ component: "slow", overByMs: 300 });
   });
 
@@ -80,7 +98,9 @@ describe("waterfall against a real Prometheus", () => {
     const slug = await fixtureService();
     const prom = coalesce(createPrometheusClient(inject("prometheusUrl")));
     const now = Date.now() / 1000;
-    const views = await Promise.all(Array.from({ length: 200 }, () => getWaterfall({ db, prom, slug, query: { window: "1m" }, now })));
+    const views = await Promise.all(
+      Array.from({ length: 200 }, () => getWaterfall({ db, prom, slug, query: { window: "1m" }, now })),
+    );
     expect(prom.requestCount).toBe(1);
     expect(new Set(views.map((v) => v.stackedMs)).size).toBe(1);
   });
@@ -123,9 +143,15 @@ describe("waterfall against a real Prometheus", () => {
 
   it("refuses bad view parameters with field messages", async () => {
     const slug = await fixtureService();
-    await expect(getWaterfall({ db, prom: null, slug, query: { quantile: "0.9", window: "5x", at: "tomorrow" } })).rejects.toMatchObject({
+    await expect(
+      getWaterfall({ db, prom: null, slug, query: { quantile: "0.9", window: "5x", at: "tomorrow" } }),
+    ).rejects.toMatchObject({
       code: "VALIDATION_FAILED",
-      fields: { quantile: expect.any(String), window: "Window is a duration like 5m, 1h or 1d", at: expect.any(String) },
+      fields: {
+        quantile: expect.any(String),
+        window: "Window is a duration like 5m, 1h or 1d",
+        at: expect.any(String),
+      },
     });
   });
 });
@@ -133,17 +159,40 @@ describe("waterfall against a real Prometheus", () => {
 describe("SLOs against a real Prometheus", () => {
   it("attainment, budget, burn rates and alert states equal the hand-computed values", async () => {
     const slug = await fixtureService();
-    await createSlo({ db, actor, slug, input: { name: "TTFT", source: { preset: "custom", metric: "fixture_ttft_seconds", matchers: {} }, thresholdMs: 700, objective: 0.99, windowDays: 28 } });
     await createSlo({
       db,
       actor,
       slug,
-      input: { name: "vLLM-like", source: { preset: "custom", metric: "fixture_vllm_ttft_seconds", matchers: {} }, thresholdMs: 700, objective: 0.9, thresholdMode: "snap" },
+      input: {
+        name: "TTFT",
+        source: { preset: "custom", metric: "fixture_ttft_seconds", matchers: {} },
+        thresholdMs: 700,
+        objective: 0.99,
+        windowDays: 28,
+      },
+    });
+    await createSlo({
+      db,
+      actor,
+      slug,
+      input: {
+        name: "vLLM-like",
+        source: { preset: "custom", metric: "fixture_vllm_ttft_seconds", matchers: {} },
+        thresholdMs: 700,
+        objective: 0.9,
+        thresholdMode: "snap",
+      },
     });
     const prom = coalesce(createPrometheusClient(inject("prometheusUrl")));
     const [ttft, vllm] = await getSloStatuses({ db, prom, slug });
 
-    expect(ttft).toMatchObject({ name: "TTFT", thresholdMode: "exact", countedBoundMs: 700, window: "28d", error: null });
+    expect(ttft).toMatchObject({
+      name: "TTFT",
+      thresholdMode: "exact",
+      countedBoundMs: 700,
+      window: "28d",
+      error: null,
+    });
     expect(ttft!.attainment).toBeCloseTo(0.98, 9);
     expect(ttft!.errorBudgetRemaining).toBeCloseTo(-1, 6);
     for (const rate of Object.values(ttft!.burnRates)) expect(rate).toBeCloseTo(2, 6);
@@ -154,7 +203,12 @@ describe("SLOs against a real Prometheus", () => {
       ["ticket", "3d", 0.93, true],
     ]);
 
-    expect(vllm).toMatchObject({ name: "vLLM-like", thresholdMode: "snapped", countedBoundMs: 500, bucketBoundsMs: [500, 750, 1000] });
+    expect(vllm).toMatchObject({
+      name: "vLLM-like",
+      thresholdMode: "snapped",
+      countedBoundMs: 500,
+      bucketBoundsMs: [500, 750, 1000],
+    });
     expect(vllm!.attainment).toBeCloseTo(0.8, 9);
     expect(prom.requestCount).toBe(2);
   });

@@ -4,8 +4,15 @@ import { formPath, fromForm, parseMs, toForm } from "./form-model";
 
 describe("budget form model", () => {
   it("round-trips a budget through the form unchanged", () => {
-    const doc = { indicator: "TTFT", targetMs: 700, quantile: 0.95, stages: chatApi.stages };
+    const doc = {
+      indicator: "TTFT",
+      targetMs: 700,
+      quantile: 0.95,
+      stages: chatApi.stages,
+      endToEndSource: chatApi.service.endToEndSource,
+    };
     expect(fromForm(toForm(doc))).toEqual(doc);
+    expect(fromForm(toForm({ ...doc, endToEndSource: null })).endToEndSource).toBeNull();
   });
 
   it("drops blank matcher rows and turns 'none' into no source", () => {

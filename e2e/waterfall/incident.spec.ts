@@ -74,7 +74,10 @@ test.describe("waterfall: on-call opens the incident view", () => {
     await page.goto("/services/chat-api/waterfall");
     await page.getByRole("button", { name: "p99", exact: true }).click();
     await expect(page).toHaveURL(/quantile=0\.99/);
-    await page.getByLabel("Window").selectOption("15m");
+    await page.getByLabel("Custom window").fill("45m");
+    await page.getByLabel("Custom window").press("Enter");
+    await expect(page).toHaveURL(/window=45m/);
+    await page.getByLabel("Window", { exact: true }).selectOption("15m");
     await expect(page).toHaveURL(/window=15m/);
     await page.getByLabel("Compare with").selectOption("1h");
     await expect(page).toHaveURL(/compare=1h/);
@@ -83,7 +86,7 @@ test.describe("waterfall: on-call opens the incident view", () => {
     const other = await context.newPage();
     await other.goto(page.url());
     await expect(other.getByRole("button", { name: "p99", exact: true })).toHaveAttribute("aria-pressed", "true");
-    await expect(other.getByLabel("Window")).toHaveValue("15m");
+    await expect(other.getByLabel("Window", { exact: true })).toHaveValue("15m");
     await expect(other.getByText("Stacked p99 (sum of stages)")).toBeVisible();
   });
 });

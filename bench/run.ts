@@ -7,6 +7,7 @@ import { componentKey, END_TO_END_KEY } from "../lib/domain/waterfall";
 import { taggedBucketQuery } from "../lib/prometheus/promql";
 import { GROUP_LABEL } from "../lib/prometheus/buckets";
 import { createService } from "../lib/services/services";
+import { runExperimentBench } from "./experiments";
 import { startBenchStack } from "./stack";
 
 const results: { name: string; value: string; target: string; met: boolean }[] = [];
@@ -193,6 +194,9 @@ try {
 } finally {
   await stack.stop();
 }
+
+console.log("\nExperiment analysis (each measurement in a fresh process)…");
+for (const row of runExperimentBench()) report(row.name, row.value, row.target, row.met);
 
 const missed = results.filter((r) => !r.met);
 console.log(

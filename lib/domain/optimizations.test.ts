@@ -42,7 +42,8 @@ describe("Amdahl's law (seed: model 70 % of the time)", () => {
     [2, 1.538],
     [10, 2.703],
   ])("making it %d× faster gives %s× overall", (s, overall) => expect(amdahlSpeedup(0.7, s)).toBeCloseTo(overall, 3));
-  it("removing the 120 ms LLM stage of 420 ms at most gives 1.4×", () => expect(amdahlCeiling(120, 420)).toBeCloseTo(1.4, 12));
+  it("removing the 120 ms LLM stage of 420 ms at most gives 1.4×", () =>
+    expect(amdahlCeiling(120, 420)).toBeCloseTo(1.4, 12));
 });
 
 describe("Pareto frontier of the seed's cost-versus-latency table", () => {

@@ -34,11 +34,25 @@ describe("percentiles with order-statistic intervals (hand-computed)", () => {
   ])("p=%s needs more than 4p/(1−p) samples: at least %d", (p, n) => expect(minimumSamples(p)).toBe(n));
 
   it("p50 of 1..100: value 50, ranks 50 ∓ 1.96·√25 → [40, 60]", () => {
-    expect(quantileWithCI(sortedRanks(oneToHundred), 0.5)).toEqual({ ok: true, p: 0.5, n: 100, value: 50, lower: 40, upper: 60 });
+    expect(quantileWithCI(sortedRanks(oneToHundred), 0.5)).toEqual({
+      ok: true,
+      p: 0.5,
+      n: 100,
+      value: 50,
+      lower: 40,
+      upper: 60,
+    });
   });
 
   it("p95 of 1..100: value 95, ranks 95 ∓ 1.96·√4.75 → [90, 100]", () => {
-    expect(quantileWithCI(sortedRanks(oneToHundred), 0.95)).toEqual({ ok: true, p: 0.95, n: 100, value: 95, lower: 90, upper: 100 });
+    expect(quantileWithCI(sortedRanks(oneToHundred), 0.95)).toEqual({
+      ok: true,
+      p: 0.95,
+      n: 100,
+      value: 95,
+      lower: 90,
+      upper: 100,
+    });
   });
 
   it("refuses p95 on 76 samples and says how many it needs", () => {
@@ -58,7 +72,9 @@ describe("percentiles with order-statistic intervals (hand-computed)", () => {
     const trueP95 = Math.exp(mu + sigma * normalQuantile(0.95));
     let covered = 0;
     for (let experiment = 0; experiment < 1000; experiment++) {
-      const samples = Float64Array.from({ length: 500 }, () => Math.exp(mu + sigma * normalQuantile(Math.min(1 - 1e-12, Math.max(1e-12, random())))));
+      const samples = Float64Array.from({ length: 500 }, () =>
+        Math.exp(mu + sigma * normalQuantile(Math.min(1 - 1e-12, Math.max(1e-12, random())))),
+      );
       samples.sort();
       const estimate = quantileWithCI(sortedRanks(samples), 0.95);
       if (estimate.ok && estimate.lower <= trueP95 && trueP95 <= estimate.upper) covered++;

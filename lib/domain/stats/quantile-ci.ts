@@ -26,7 +26,13 @@ export function quantileWithCI(source: RankSource, p: number, confidence = 0.95)
   const { n } = source;
   const needed = minimumSamples(p);
   if (n < needed) {
-    return { ok: false, p, n, needed, reason: `p${Math.round(p * 100)} needs at least ${needed} samples, this variant has ${n}` };
+    return {
+      ok: false,
+      p,
+      n,
+      needed,
+      reason: `p${Math.round(p * 100)} needs at least ${needed} samples, this variant has ${n}`,
+    };
   }
   const z = twoSidedZ(confidence);
   const center = n * p;
@@ -68,7 +74,10 @@ export function quantileDifference(
   const absolute = treatment.value - control.value;
   const seAbs = Math.hypot(seC, seT);
   const relative = treatment.value / control.value - 1;
-  const seRel = Math.sqrt((seT * seT) / (control.value * control.value) + (treatment.value * treatment.value * seC * seC) / control.value ** 4);
+  const seRel = Math.sqrt(
+    (seT * seT) / (control.value * control.value) +
+      (treatment.value * treatment.value * seC * seC) / control.value ** 4,
+  );
   return {
     absolute,
     absoluteLower: absolute - z * seAbs,

@@ -18,7 +18,14 @@ export function addToRatio(acc: RatioAccumulator, x: number, y: number): void {
 }
 
 export function mergeRatios(a: RatioAccumulator, b: RatioAccumulator): RatioAccumulator {
-  return { n: a.n + b.n, sumX: a.sumX + b.sumX, sumY: a.sumY + b.sumY, sumXX: a.sumXX + b.sumXX, sumYY: a.sumYY + b.sumYY, sumXY: a.sumXY + b.sumXY };
+  return {
+    n: a.n + b.n,
+    sumX: a.sumX + b.sumX,
+    sumY: a.sumY + b.sumY,
+    sumXX: a.sumXX + b.sumXX,
+    sumYY: a.sumYY + b.sumYY,
+    sumXY: a.sumXY + b.sumXY,
+  };
 }
 
 export type RatioEstimate = { value: number; lower: number; upper: number } | null;

@@ -42,8 +42,8 @@ export function upperRegularisedGamma(a: number, x: number): number {
 export function logGamma(x: number): number {
   const g = 7;
   const coefficients = [
-    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905,
-    -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
+    12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
   ];
   if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
   const shifted = x - 1;
@@ -53,10 +53,17 @@ export function logGamma(x: number): number {
   return 0.5 * Math.log(2 * Math.PI) + (shifted + 0.5) * Math.log(t) - t + Math.log(sum);
 }
 
-export type SrmResult = { chiSquare: number; degreesOfFreedom: number; pValue: number; isMismatch: boolean; expected: number[] };
+export type SrmResult = {
+  chiSquare: number;
+  degreesOfFreedom: number;
+  pValue: number;
+  isMismatch: boolean;
+  expected: number[];
+};
 
 export function sampleRatioMismatch(counts: number[], weights: number[]): SrmResult {
-  if (counts.length !== weights.length || counts.length < 2) throw new RangeError("One count and one weight per variant, at least two variants");
+  if (counts.length !== weights.length || counts.length < 2)
+    throw new RangeError("One count and one weight per variant, at least two variants");
   const total = counts.reduce((a, b) => a + b, 0);
   const weightSum = weights.reduce((a, b) => a + b, 0);
   const expected = weights.map((w) => (total * w) / weightSum);

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { LatencySamples, RAW_LIMIT, RELATIVE_ACCURACY } from "./latency-samples";
+import { quantileWithCI } from "./quantile-ci";
+
+function filled(values: Iterable<number>): LatencySamples {
+  const samples = new LatencySamples();
+  for (const v of values) samples.add(v);
+  return samples;
+}
+
+describe("latency samples: exact below the raw limit, sketched above it", () => {
+  it("answers small samples exactly", () => {
+    const samples = filled([5, 1, 4, 2, 3, 10, 9, 8, 7, 6]);
+    expect(samples.isExact).toBe(true);
+    expect(samples.mean).toBe(5.5);
+    const p50 = quantileWithCI(samples.ranks(), 0.5);
+    expect(p50).toMatchObject({ ok: true, value: 5 });
+  });
+
+  it("stays within the sketch's relative accuracy beyond the limit", () => {
+    const n = RAW_LIMIT * 3;
+    const samples = filled(Array.from({ length: n }, (_, i) => 1 + i)); // 1..n
+    expect(samples.isExact).toBe(false);
+    for (const p of [0.5, 0.95, 0.99]) {
+      const estimate = quantileWithCI(samples.ranks(), p);
+      const exact = Math.ceil(p * n);
+      expect(estimate.ok && Math.abs(estimate.value - exact) / exact).toBeLessThanOrEqual(RELATIVE_ACCURACY * 1.01);
+    }
+  });
+
+  it("merges uploads: raw + raw, raw + sketch, sketch + sketch", () => {
+    const a = filled(Array.from({ length: 1000 }, (_, i) => i + 1));
+    a.merge(filled(Array.from({ length: 1000 }, (_, i) => i + 1001)));
+    expect(a).toMatchObject({ count: 2000, isExact: true });
+    const big = filled(Array.from({ length: RAW_LIMIT + 10 }, (_, i) => i + 1));
+    a.merge(big);
+    expect(a.count).toBe(2000 + RAW_LIMIT + 10);
+    expect(a.isExact).toBe(false);
+    const other = filled(Array.from({ length: RAW_LIMIT + 10 }, (_, i) => i + 1));
+    other.merge(a);
+    expect(other.count).toBe(2 * (RAW_LIMIT + 10) + 2000);
+    expect(other.sum).toBeCloseTo(a.sum + ((RAW_LIMIT + 10) * (RAW_LIMIT + 11)) / 2, 0);
+  });
+});

@@ -1,0 +1,75 @@
+import { DDSketch } from "@datadog/sketches-js";
+import type { RankSource } from "./quantile-ci";
+
+// Per-variant latency samples with bounded memory: exact raw samples up to RAW_LIMIT (answers
+// at small n are exact order statistics), and beyond that a DDSketch, which guarantees every
+// quantile within RELATIVE_ACCURACY of the true value and merges across uploads and sources.
+// DDSketch (Datadog's reference implementation) was chosen over t-digest for that stated
+// relative-error guarantee, which is the right kind of error bound for latencies.
+
+export const RAW_LIMIT = 100_000;
+export const RELATIVE_ACCURACY = 0.005;
+
+export class LatencySamples {
+  private raw: Float64Array | null = new Float64Array(1024);
+  private rawCount = 0;
+  private sketch: DDSketch | null = null;
+  count = 0;
+  sum = 0;
+
+  add(value: number): void {
+    this.count++;
+    this.sum += value;
+    if (this.raw) {
+      if (this.rawCount < RAW_LIMIT) {
+        if (this.rawCount === this.raw.length) {
+          const grown = new Float64Array(Math.min(RAW_LIMIT, this.raw.length * 2));
+          grown.set(this.raw);
+          this.raw = grown;
+        }
+        this.raw[this.rawCount++] = value;
+        return;
+      }
+      this.spill();
+    }
+    this.sketch!.accept(value);
+  }
+
+  /** Moves the raw samples into a sketch once there are too many to keep. */
+  private spill(): void {
+    this.sketch = new DDSketch({ relativeAccuracy: RELATIVE_ACCURACY });
+    for (let i = 0; i < this.rawCount; i++) this.sketch.accept(this.raw![i]!);
+    this.raw = null;
+    this.rawCount = 0;
+  }
+
+  merge(other: LatencySamples): void {
+    if (other.raw) {
+      for (let i = 0; i < other.rawCount; i++) this.add(other.raw[i]!);
+      return;
+    }
+    if (this.raw) this.spill();
+    this.sketch!.merge(other.sketch!);
+    this.count += other.count;
+    this.sum += other.sum;
+  }
+
+  get isExact(): boolean {
+    return this.raw !== null;
+  }
+
+  get mean(): number | null {
+    return this.count ? this.sum / this.count : null;
+  }
+
+  /** Order statistics: exact from sorted raw samples, or from the sketch (within its relative accuracy). */
+  ranks(): RankSource {
+    if (this.raw) {
+      const sorted = this.raw.slice(0, this.rawCount).sort();
+      return { n: sorted.length, valueAtRank: (rank) => sorted[rank - 1]! };
+    }
+    const sketch = this.sketch!;
+    const n = this.count;
+    return { n, valueAtRank: (rank) => sketch.getValueAtQuantile(n === 1 ? 0 : (rank - 1) / (n - 1)) };
+  }
+}

@@ -1,19 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { chatApi } from "@/prisma/seed-data";
 import type { BudgetDocument } from "./budget";
+import { chatApiBudget, edited } from "./budget.fixtures";
 import { diffBudgets } from "./budget-diff";
 
-const base: BudgetDocument = {
-  indicator: "TTFT",
-  targetMs: 700,
-  quantile: 0.95,
-  stages: structuredClone(chatApi.stages),
-};
-const edit = (change: (doc: BudgetDocument) => void): BudgetDocument => {
-  const copy = structuredClone(base);
-  change(copy);
-  return copy;
-};
+const base = chatApiBudget;
+const edit = (change: (doc: BudgetDocument) => void) => edited(change);
 
 describe("diffBudgets", () => {
   it("reports nothing for an identical budget", () => {

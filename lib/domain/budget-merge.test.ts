@@ -1,19 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { chatApi } from "@/prisma/seed-data";
 import type { BudgetDocument } from "./budget";
+import { chatApiBudget, edited } from "./budget.fixtures";
 import { mergeBudgets } from "./budget-merge";
 
-const base: BudgetDocument = {
-  indicator: "TTFT",
-  targetMs: 700,
-  quantile: 0.95,
-  stages: structuredClone(chatApi.stages),
-};
-const edit = (change: (doc: BudgetDocument) => void): BudgetDocument => {
-  const copy = structuredClone(base);
-  change(copy);
-  return copy;
-};
+const base = chatApiBudget;
+const edit = (change: (doc: BudgetDocument) => void) => edited(change);
 const component = (name: string, p95: number) => ({ name, budgetMs: { p50: null, p95, p99: null }, source: null });
 
 describe("mergeBudgets", () => {

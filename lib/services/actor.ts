@@ -1,3 +1,4 @@
+import type { Db } from "@/lib/db/client";
 import { env } from "@/lib/env";
 
 /** Who is acting. Every mutation takes one, so authorization and the audit trail attach here. */
@@ -7,3 +8,6 @@ export type Actor = { name: string };
 export function currentActor(): Actor {
   return { name: env().LB_DEFAULT_AUTHOR };
 }
+
+/** What every mutation of a service's data takes: where, who, and the caller's unvalidated input. */
+export type ServiceMutation = { db: Db; actor: Actor; slug: string; input: unknown };

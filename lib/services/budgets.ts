@@ -6,7 +6,7 @@ import { AppError } from "@/lib/errors";
 import { saveBudgetSchema } from "@/lib/schemas/budget";
 import { parseInput } from "@/lib/schemas/parse";
 import { z } from "zod";
-import type { Actor } from "./actor";
+import type { Actor, ServiceMutation } from "./actor";
 import { getServiceOrThrow } from "./services";
 
 export type BudgetView = BudgetDocument & { slug: string; version: number; updatedAt: string; updatedBy: string };
@@ -108,17 +108,7 @@ async function writeBudget(
 }
 
 /** Saves a budget edited from `version`; 409 when someone saved in between. */
-export async function saveBudget({
-  db,
-  actor,
-  slug,
-  input,
-}: {
-  db: Db;
-  actor: Actor;
-  slug: string;
-  input: unknown;
-}): Promise<BudgetView> {
+export async function saveBudget({ db, actor, slug, input }: ServiceMutation): Promise<BudgetView> {
   const { version, message, ...document } = parseInput(saveBudgetSchema, input, "The budget");
   return writeBudget(db, { slug, actor, baseVersion: version, document, message: message ?? "", restoredFrom: null });
 }

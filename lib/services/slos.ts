@@ -20,7 +20,7 @@ import { fetchBucketIncreases } from "@/lib/prometheus/buckets";
 import type { CoalescingClient } from "@/lib/prometheus/coalesce";
 import { parseInput } from "@/lib/schemas/parse";
 import { bucketBoundsInputSchema, sloInputSchema, sloQuerySchema, sloUpdateSchema } from "@/lib/schemas/live";
-import type { Actor } from "./actor";
+import type { Actor, ServiceMutation } from "./actor";
 import { getServiceOrThrow } from "./services";
 
 export type SloStatus = {
@@ -124,17 +124,7 @@ export async function getSloStatuses({
   return Promise.all(slos.map((slo) => statusOf(prom, slo, window ?? `${slo.windowDays}d`, time)));
 }
 
-export async function createSlo({
-  db,
-  actor,
-  slug,
-  input,
-}: {
-  db: Db;
-  actor: Actor;
-  slug: string;
-  input: unknown;
-}): Promise<SloRow> {
+export async function createSlo({ db, actor, slug, input }: ServiceMutation): Promise<SloRow> {
   const fields = parseInput(sloInputSchema, input, "The SLO");
   const service = await getServiceOrThrow({ db, slug });
   try {
@@ -148,19 +138,7 @@ export async function createSlo({
   }
 }
 
-export async function updateSlo({
-  db,
-  actor,
-  slug,
-  id,
-  input,
-}: {
-  db: Db;
-  actor: Actor;
-  slug: string;
-  id: string;
-  input: unknown;
-}): Promise<SloRow> {
+export async function updateSlo({ db, actor, slug, id, input }: ServiceMutation & { id: string }): Promise<SloRow> {
   const { version, ...fields } = parseInput(sloUpdateSchema, input, "The SLO");
   const service = await getServiceOrThrow({ db, slug });
   const current = await findSloRow(db, service.id, id);

@@ -3,6 +3,7 @@ import { AppError } from "@/lib/errors";
 import type { Actor } from "@/lib/services/actor";
 import { createService } from "@/lib/services/services";
 import { createSlo } from "@/lib/services/slos";
+import { seedOptimizations } from "@/lib/services/optimizations";
 import { SEED_SERVICES } from "./seed-data";
 
 /** Creates the seed services that do not exist yet; returns the slugs it created. */
@@ -17,5 +18,6 @@ export async function seedDatabase(db: Db, actor: Actor = { name: "seed" }): Pro
       if (!(error instanceof AppError && error.code === "CONFLICT")) throw error;
     }
   }
+  if (created.length) await seedOptimizations(db);
   return created;
 }

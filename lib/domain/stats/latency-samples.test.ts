@@ -28,6 +28,16 @@ describe("latency samples: exact below the raw limit, sketched above it", () => 
     }
   });
 
+  it("round-trips through bytes, raw and sketched", () => {
+    for (const n of [10, RAW_LIMIT + 500]) {
+      const original = filled(Array.from({ length: n }, (_, i) => i + 1));
+      const copy = LatencySamples.fromBytes(original.toBytes());
+      expect(copy).toMatchObject({ count: n, sum: original.sum, isExact: original.isExact });
+      const [a, b] = [quantileWithCI(copy.ranks(), 0.5), quantileWithCI(original.ranks(), 0.5)];
+      expect(a.ok && b.ok && Math.abs(a.value - b.value) / b.value).toBeLessThan(1e-12);
+    }
+  });
+
   it("merges uploads: raw + raw, raw + sketch, sketch + sketch", () => {
     const a = filled(Array.from({ length: 1000 }, (_, i) => i + 1));
     a.merge(filled(Array.from({ length: 1000 }, (_, i) => i + 1001)));
@@ -40,5 +50,8 @@ describe("latency samples: exact below the raw limit, sketched above it", () => 
     other.merge(a);
     expect(other.count).toBe(2 * (RAW_LIMIT + 10) + 2000);
     expect(other.sum).toBeCloseTo(a.sum + ((RAW_LIMIT + 10) * (RAW_LIMIT + 11)) / 2, 0);
+    const stored = LatencySamples.fromBytes(other.toBytes());
+    stored.merge(filled(Array.from({ length: RAW_LIMIT + 1 }, (_, i) => i + 1)));
+    expect(stored.count).toBe(other.count + RAW_LIMIT + 1);
   });
 });

@@ -49,9 +49,44 @@ export class LatencySamples {
       return;
     }
     if (this.raw) this.spill();
-    this.sketch!.merge(other.sketch!);
+    // A sketch read back from protobuf carries its mapping's gamma to the last bit or so, which
+    // the library then refuses to merge with a fresh one; read both the same way first.
+    if (!this.sketch!.mergeable(other.sketch!)) {
+      this.sketch = DDSketch.fromProto(this.sketch!.toProto()) as DDSketch;
+      this.sketch.merge(DDSketch.fromProto(other.sketch!.toProto()) as DDSketch);
+    } else {
+      this.sketch!.merge(other.sketch!);
+    }
     this.count += other.count;
     this.sum += other.sum;
+  }
+
+  /** Compact bytes: a kind byte, count and sum, then the raw samples or the sketch's protobuf. */
+  toBytes(): Uint8Array {
+    const payload = this.raw ? new Uint8Array(this.raw.buffer, 0, this.rawCount * 8).slice() : this.sketch!.toProto();
+    const out = new Uint8Array(17 + payload.length);
+    const view = new DataView(out.buffer);
+    view.setUint8(0, this.raw ? 0 : 1);
+    view.setFloat64(1, this.count, true);
+    view.setFloat64(9, this.sum, true);
+    out.set(payload, 17);
+    return out;
+  }
+
+  static fromBytes(bytes: Uint8Array): LatencySamples {
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const samples = new LatencySamples();
+    const payload = bytes.slice(17);
+    if (view.getUint8(0) === 0) {
+      const values = new Float64Array(payload.buffer, payload.byteOffset, payload.byteLength / 8);
+      for (const v of values) samples.add(v);
+      return samples;
+    }
+    samples.raw = null;
+    samples.sketch = DDSketch.fromProto(payload) as DDSketch;
+    samples.count = view.getFloat64(1, true);
+    samples.sum = view.getFloat64(9, true);
+    return samples;
   }
 
   get isExact(): boolean {

@@ -16,7 +16,7 @@ beforeAll(async () => {
   await createService({ db, actor, input: { ...chatApi.service, slug, stages: chatApi.stages } });
 });
 
-const stream = (text: string | Uint8Array) => new Blob([text]).stream() as ReadableStream<Uint8Array>;
+const stream = (text: string | Uint8Array) => new Blob([text as BlobPart]).stream() as ReadableStream<Uint8Array>;
 
 async function newExperiment() {
   return createExperiment({

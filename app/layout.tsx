@@ -36,6 +36,12 @@ export default function RootLayout({ children }: { children: ReactNode }) {
               <Link href="/" className="hover:underline">
                 Services
               </Link>
+              <Link href="/experiments" className="hover:underline">
+                Experiments
+              </Link>
+              <Link href="/tradeoffs" className="hover:underline">
+                Trade-offs
+              </Link>
               <ThemeToggle />
             </nav>
           </div>

@@ -5,4 +5,6 @@ import { createExperiment, listExperiments } from "@/lib/services/experiments/ex
 
 export const GET = route(async () => json(await listExperiments({ db: db() })));
 
-export const POST = route(async (request) => json(await createExperiment({ db: db(), actor: currentActor(), input: await readJson(request) }), { status: 201 }));
+export const POST = route(async (request) =>
+  json(await createExperiment({ db: db(), actor: currentActor(), input: await readJson(request) }), { status: 201 }),
+);

@@ -4,4 +4,6 @@ import { createOptimization, listOptimizations } from "@/lib/services/optimizati
 
 export const GET = route(async () => json(await listOptimizations({ db: db() })));
 
-export const POST = route(async (request) => json(await createOptimization({ db: db(), input: await readJson(request) }), { status: 201 }));
+export const POST = route(async (request) =>
+  json(await createOptimization({ db: db(), input: await readJson(request) }), { status: 201 }),
+);

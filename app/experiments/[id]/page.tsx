@@ -1,0 +1,30 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { ExperimentView } from "@/components/experiments/experiment-view";
+import { db } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { getAnalysis } from "@/lib/services/experiments/experiments";
+
+export const metadata: Metadata = { title: "Experiment" };
+export const dynamic = "force-dynamic";
+
+export default async function ExperimentPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const data = await getAnalysis({ db: db(), id }).catch((error: unknown) => {
+    if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
+    throw error;
+  });
+  const { experiment } = data;
+  return (
+    <div className="space-y-4">
+      <div>
+        <p className="text-sm text-slate-500">
+          Experiment on {experiment.serviceSlug} · {experiment.variants.map((v) => `${v.name} ${v.weight}`).join(" / ")}
+        </p>
+        <h1 className="text-2xl font-semibold">{experiment.name}</h1>
+        {experiment.hypothesis && <p className="text-slate-600 dark:text-slate-400">{experiment.hypothesis}</p>}
+      </div>
+      <ExperimentView initial={JSON.parse(JSON.stringify(data))} />
+    </div>
+  );
+}

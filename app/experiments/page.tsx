@@ -1,0 +1,53 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { Card, EmptyState } from "@/components/ui/primitives";
+import { db } from "@/lib/db/client";
+import { listExperiments } from "@/lib/services/experiments/experiments";
+
+export const metadata: Metadata = { title: "Experiments" };
+export const dynamic = "force-dynamic";
+
+export default async function ExperimentsPage() {
+  const experiments = await listExperiments({ db: db() });
+  return (
+    <div className="space-y-4">
+      <div className="flex items-center justify-between">
+        <h1 className="text-2xl font-semibold">Experiments</h1>
+        <Link
+          href="/experiments/new"
+          className="rounded-md bg-sky-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-sky-700"
+        >
+          New experiment
+        </Link>
+      </div>
+      {experiments.length === 0 ? (
+        <EmptyState title="No experiments yet">
+          An experiment compares variants of a service on latency percentiles, cost per 1k tokens and a quality
+          guardrail.{" "}
+          <Link className="text-sky-600 underline" href="/experiments/new">
+            Create one
+          </Link>{" "}
+          and upload its per-request samples.
+        </EmptyState>
+      ) : (
+        <ul className="space-y-2" aria-label="Experiments">
+          {experiments.map((e) => (
+            <li key={e.id}>
+              <Link href={`/experiments/${e.id}`} className="block">
+                <Card className="hover:border-sky-400">
+                  <div className="flex items-baseline justify-between">
+                    <h2 className="font-semibold">{e.name}</h2>
+                    <span className="text-xs text-slate-500">
+                      {e.serviceSlug} · {e.variants.map((v) => `${v.name} ${v.weight}`).join(" / ")}
+                    </span>
+                  </div>
+                  {e.hypothesis && <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{e.hypothesis}</p>}
+                </Card>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

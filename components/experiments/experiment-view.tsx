@@ -39,6 +39,10 @@ export function ExperimentView({ initial }: { initial: Data }) {
   return (
     <div className="space-y-4">
       <UploadPanel experimentId={experiment.id} onUploaded={() => queryClient.invalidateQueries({ queryKey: key })} />
+      <ImportFromPrometheus
+        experimentId={experiment.id}
+        onImported={() => queryClient.invalidateQueries({ queryKey: key })}
+      />
       {!hasData ? (
         <EmptyState title="No results yet">
           Upload per-request samples above, or send them from CI with POST /api/experiments/{experiment.id}/samples.
@@ -261,6 +265,45 @@ function AddToCatalog({ data }: { data: Data }) {
         Add to the trade-offs catalog
       </Button>
       <span aria-live="polite">{message}</span>
+    </Card>
+  );
+}
+
+/** Reads each variant's histogram by its `variant` label over the experiment's time range. */
+function ImportFromPrometheus({ experimentId, onImported }: { experimentId: string; onImported: () => void }) {
+  const [state, setState] = useState<{ busy: boolean; message: string | null }>({ busy: false, message: null });
+  return (
+    <Card className="flex flex-wrap items-center gap-3 text-sm">
+      <Button
+        disabled={state.busy}
+        onClick={async () => {
+          setState({ busy: true, message: null });
+          try {
+            const result = await apiFetch<{ imported: Record<string, number>; range: { start: string; end: string } }>(
+              `/api/experiments/${experimentId}/import-prometheus`,
+              { method: "POST" },
+            );
+            setState({
+              busy: false,
+              message: `Imported ${Object.entries(result.imported)
+                .map(([v, n]) => `${v} ${n.toLocaleString()}`)
+                .join(
+                  ", ",
+                )} requests from ${new Date(result.range.start).toLocaleString()} to ${new Date(result.range.end).toLocaleString()}.`,
+            });
+            onImported();
+          } catch (error) {
+            setState({ busy: false, message: (error as Error).message });
+          }
+        }}
+      >
+        {state.busy ? "Importing…" : "Import from Prometheus"}
+      </Button>
+      <span className="text-xs text-slate-500">
+        By the variant label over the experiment&apos;s time range (the last hour when it has none); percentiles are
+        then interpolated within histogram buckets.
+      </span>
+      <span aria-live="polite">{state.message}</span>
     </Card>
   );
 }

@@ -5,6 +5,8 @@ import * as budgetRoute from "@/app/api/services/[slug]/budget/route";
 import * as revisionsRoute from "@/app/api/services/[slug]/budget/revisions/route";
 import * as restoreRoute from "@/app/api/services/[slug]/budget/revisions/[version]/restore/route";
 import * as healthRoute from "@/app/api/health/route";
+import * as experimentsRoute from "@/app/api/experiments/route";
+import * as optimizationsRoute from "@/app/api/optimizations/route";
 import { withClient } from "@/scripts/stack/databases";
 import { chatApi } from "@/prisma/seed-data";
 import { db } from "@/lib/db/client";
@@ -239,7 +241,15 @@ describe(`bad input (${inject("databaseKind")})`, () => {
         `SELECT "serviceId", version, "targetMs", stages FROM "Budget" ORDER BY "serviceId"`,
       );
       const revisions = await c.query(`SELECT count(*)::int AS n FROM "BudgetRevision"`);
-      return { services: services.rows, budgets: budgets.rows, revisions: revisions.rows };
+      const experiments = await c.query(`SELECT count(*)::int AS n FROM "Experiment"`);
+      const optimizations = await c.query(`SELECT count(*)::int AS n FROM "Optimization"`);
+      return {
+        services: services.rows,
+        budgets: budgets.rows,
+        revisions: revisions.rows,
+        experiments: experiments.rows,
+        optimizations: optimizations.rows,
+      };
     });
   }
 
@@ -250,6 +260,8 @@ describe(`bad input (${inject("databaseKind")})`, () => {
       ["POST /api/services", servicesRoute.POST as Handler, "POST", {}],
       ["PUT budget", budgetRoute.PUT as Handler, "PUT", { slug }],
       ["POST restore", restoreRoute.POST as Handler, "POST", { slug, version: "1" }],
+      ["POST /api/experiments", experimentsRoute.POST as Handler, "POST", {}],
+      ["POST /api/optimizations", optimizationsRoute.POST as Handler, "POST", {}],
     ];
     for (const [name, handler, method, params] of endpoints) {
       const { status, body } = await call(handler, { path: "/api", method, params, ...payload });

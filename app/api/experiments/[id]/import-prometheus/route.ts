@@ -1,0 +1,19 @@
+import { json, route } from "@/lib/api/handle";
+import { db } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { prometheus } from "@/lib/prometheus/instance";
+import { importFromPrometheus } from "@/lib/services/experiments/from-prometheus";
+
+// Body (optional JSON): { metric?, variantLabel = "variant", costMetric?, tokensMetric? }.
+export const POST = route<{ id: string }>(async (request, { id }) => {
+  const text = await request.text();
+  let input: unknown = {};
+  if (text.trim()) {
+    try {
+      input = JSON.parse(text);
+    } catch {
+      throw new AppError("BAD_REQUEST", "The body is not valid JSON (send nothing, or a JSON object).");
+    }
+  }
+  return json(await importFromPrometheus({ db: db(), prom: prometheus(), id, input }));
+});

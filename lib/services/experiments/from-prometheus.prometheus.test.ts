@@ -1,0 +1,58 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, describe, expect, inject, it } from "vitest";
+import { createDb } from "@/lib/db/create";
+import { EMBEDDED_POOL_SIZE } from "@/lib/db/embedded";
+import { createPrometheusClient } from "@/lib/prometheus/client";
+import { createService } from "../services";
+import { createExperiment, getAnalysis } from "./experiments";
+import { importFromPrometheus } from "./from-prometheus";
+
+const db = createDb(inject("databaseUrl"), EMBEDDED_POOL_SIZE);
+const prom = createPrometheusClient(inject("prometheusUrl"));
+const actor = { name: "pm" };
+afterAll(() => db.$disconnect());
+
+describe("experiment results from Prometheus, by the variant label", () => {
+  it("reads each variant's histogram and counters over the experiment's range", async () => {
+    const slug = `prom-exp-${randomUUID().slice(0, 8)}`;
+    await createService({ db, actor, input: { slug, name: "Fixture" } });
+    const now = Math.floor(Date.now() / 1000);
+    const experiment = await createExperiment({
+      db,
+      actor,
+      input: {
+        service: slug,
+        name: "from prometheus",
+        variants: [
+          { name: "control", weight: 1 },
+          { name: "treatment", weight: 1 },
+        ],
+        startsAt: new Date((now - 60) * 1000).toISOString(),
+        endsAt: new Date(now * 1000).toISOString(),
+      },
+    });
+    const result = await importFromPrometheus({
+      db,
+      prom,
+      id: experiment.id,
+      input: {
+        metric: "fixture_variant_ttft_seconds",
+        costMetric: "fixture_cost_dollars_total",
+        tokensMetric: "fixture_tokens_total",
+      },
+    });
+    expect(result.imported.control).toBeGreaterThan(100);
+    const { analysis } = await getAnalysis({ db, id: experiment.id });
+    const [control, treatment] = analysis.variants;
+    // 90 of 100 control requests are ≤ 0.5 s (all at 0.4 s, in the (0.2, 0.5] bucket); 10 are in (0.5, 0.7].
+    const p50 = control!.indicators.ttftMs!.percentiles[0]!;
+    expect(p50.ok && p50.value).toBeGreaterThan(200);
+    expect(p50.ok && p50.value).toBeLessThanOrEqual(500);
+    const p95c = control!.indicators.ttftMs!.percentiles[1]!;
+    expect(p95c.ok && p95c.value).toBeGreaterThan(500);
+    expect(p95c.ok && p95c.value).toBeLessThanOrEqual(700);
+    expect(control!.costPer1kTokens!.value).toBeCloseTo(0.03, 9);
+    expect(treatment!.costPer1kTokens!.value).toBeCloseTo(0.025, 9);
+    expect(analysis.srm!.isMismatch).toBe(false);
+  });
+});

@@ -1,0 +1,114 @@
+import { z } from "zod";
+import type { Db } from "@/lib/db/client";
+import { mergeVariantData } from "@/lib/db/experiments";
+import { normaliseBuckets, type Bucket } from "@/lib/domain/histogram";
+import { addToRatio } from "@/lib/domain/stats/ratio";
+import { AppError } from "@/lib/errors";
+import type { PrometheusClient } from "@/lib/prometheus/client";
+import { assertLabelName, selector } from "@/lib/prometheus/promql";
+import { fetchBucketIncreases } from "@/lib/prometheus/buckets";
+import { metricNameSchema, labelNameSchema } from "@/lib/schemas/budget";
+import { parseInput } from "@/lib/schemas/parse";
+import { getBudget } from "../budgets";
+import { newAccumulator, type VariantAccumulator } from "./ingest";
+import { getExperimentOrThrow } from "./experiments";
+
+// Results from Prometheus instead of raw samples: each variant's TTFT histogram (selected by a
+// variant label) over the experiment's time range, and its cost and token counters. A histogram
+// only knows bucket counts, so each bucket's requests are spread evenly inside it, the same
+// linear interpolation histogram_quantile uses; percentiles are estimates within a bucket's width.
+
+const importSchema = z.object({
+  metric: metricNameSchema.optional(),
+  variantLabel: labelNameSchema.default("variant"),
+  costMetric: metricNameSchema.default("llm_cost_dollars_total"),
+  tokensMetric: metricNameSchema.default("llm_tokens_total"),
+});
+
+const MAX_SPREAD_PER_BUCKET = 200_000;
+
+/** Adds a histogram's observations as evenly spread values (the +Inf bucket at its lower bound). */
+export function addBucketsAsSamples(acc: VariantAccumulator, buckets: Bucket[], toMs = 1000): number {
+  let previousBound = 0;
+  let previousCount = 0;
+  let added = 0;
+  for (const bucket of normaliseBuckets(buckets)) {
+    const count = Math.round(bucket.count - previousCount);
+    const upper = Number.isFinite(bucket.upperBound) ? bucket.upperBound : previousBound;
+    const spread = Math.min(count, MAX_SPREAD_PER_BUCKET);
+    for (let k = 0; k < spread; k++) {
+      const value = (previousBound + ((upper - previousBound) * (k + 0.5)) / spread) * toMs;
+      acc.latency.ttftMs.add(value);
+    }
+    // Beyond the spread limit the rest of the bucket is represented by its midpoint.
+    for (let k = spread; k < count; k++) acc.latency.ttftMs.add(((previousBound + upper) / 2) * toMs);
+    added += count;
+    previousBound = Number.isFinite(bucket.upperBound) ? bucket.upperBound : previousBound;
+    previousCount = bucket.count;
+  }
+  acc.requests += added;
+  return added;
+}
+
+export async function importFromPrometheus({
+  db,
+  prom,
+  id,
+  input,
+  now = Date.now() / 1000,
+}: {
+  db: Db;
+  prom: PrometheusClient | null;
+  id: string;
+  input: unknown;
+  now?: number;
+}): Promise<{ imported: Record<string, number>; range: { start: string; end: string } }> {
+  const options = parseInput(importSchema, input, "The import");
+  if (!prom) throw new AppError("UNAVAILABLE", "Prometheus is not configured: set PROMETHEUS_URL.");
+  const experiment = await getExperimentOrThrow({ db, id });
+  const budget = await getBudget({ db, slug: experiment.serviceSlug });
+  const source: { metric: string; matchers: Record<string, string> } | null | undefined = options.metric
+    ? { metric: options.metric, matchers: {} }
+    : budget.endToEndSource;
+  if (!source)
+    throw new AppError(
+      "VALIDATION_FAILED",
+      "Name the TTFT histogram to import: the service has no end-to-end source.",
+      { metric: "Required" },
+    );
+  const end = Math.floor(experiment.endsAt ? experiment.endsAt.getTime() / 1000 : now);
+  const start = Math.floor(experiment.startsAt ? experiment.startsAt.getTime() / 1000 : end - 3600);
+  const rangeSeconds = end - start;
+  if (rangeSeconds < 60)
+    throw new AppError("VALIDATION_FAILED", "The experiment's time range is shorter than a minute.", {
+      endsAt: "Too close to the start",
+    });
+  const window = `${Math.ceil(rangeSeconds / 60)}m`;
+  const label = assertLabelName(options.variantLabel);
+
+  const upload = new Map<string, VariantAccumulator>();
+  const imported: Record<string, number> = {};
+  for (const { name } of experiment.variants) {
+    const matchers = { ...source.matchers, [label]: name };
+    const buckets = await fetchBucketIncreases(
+      prom,
+      { metric: source.metric, matchers },
+      { windows: [window], time: end },
+    );
+    if (buckets.status === "error") throw new AppError("UNAVAILABLE", `Prometheus query failed: ${buckets.error}`);
+    const acc = newAccumulator();
+    imported[name] = addBucketsAsSamples(acc, buckets.groups.get(window) ?? []);
+    const counters = { ...(source.matchers.service ? { service: source.matchers.service } : {}), [label]: name };
+    const [cost, tokens] = await Promise.all(
+      [options.costMetric, options.tokensMetric].map((metric) =>
+        prom.query(`sum(increase(${selector(metric, counters)}[${window}]))`, end),
+      ),
+    );
+    const costUsd = cost?.status === "success" ? cost.samples[0]?.value : undefined;
+    const tokenCount = tokens?.status === "success" ? tokens.samples[0]?.value : undefined;
+    if (costUsd !== undefined && tokenCount !== undefined && tokenCount > 0) addToRatio(acc.cost, costUsd, tokenCount);
+    upload.set(name, acc);
+  }
+  await mergeVariantData(db, experiment.id, upload);
+  return { imported, range: { start: new Date(start * 1000).toISOString(), end: new Date(end * 1000).toISOString() } };
+}

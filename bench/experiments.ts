@@ -23,7 +23,9 @@ export function runExperimentBench(samplesPerVariant = Number(process.env.BENCH_
   const baseline = run("sort");
   const sketch = run("sketch");
 
-  const analysisMs = (r: Run) => Math.max(1, r.ms - floor.ms);
+  // Drawing the samples is not timed in any mode (see the worker); memory above the floor
+  // process (which draws the same samples and keeps nothing) is what each analysis holds.
+  const analysisMs = (r: Run) => Math.max(0.1, r.ms);
   const analysisMb = (r: Run) => Math.max(1, r.maxRssMb - floor.maxRssMb);
   let worst = 0;
   baseline.results.forEach((exact, v) =>
@@ -35,7 +37,7 @@ export function runExperimentBench(samplesPerVariant = Number(process.env.BENCH_
   const rows = [
     {
       name: `analysis of ${samplesPerVariant.toLocaleString()} samples × 2 variants, time`,
-      value: `sketch ${analysisMs(sketch).toFixed(0)} ms vs sort ${analysisMs(baseline).toFixed(0)} ms = ${speedup.toFixed(2)} × faster (drawing the samples, ${floor.ms.toFixed(0)} ms, excluded from both; with it: ${(baseline.ms / sketch.ms).toFixed(2)} ×)`,
+      value: `sketch ${analysisMs(sketch).toFixed(0)} ms vs sort ${analysisMs(baseline).toFixed(0)} ms = ${speedup.toFixed(2)} × faster (a pass that only reads the samples takes ${floor.ms.toFixed(0)} ms)`,
       target: "≥ 5 × faster",
       met: speedup >= 5,
     },

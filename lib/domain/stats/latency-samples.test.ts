@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { DDSketch } from "@datadog/sketches-js";
 import { LatencySamples, RAW_LIMIT, RELATIVE_ACCURACY } from "./latency-samples";
 import { quantileWithCI } from "./quantile-ci";
 
@@ -25,6 +26,18 @@ describe("latency samples: exact below the raw limit, sketched above it", () => 
       const estimate = quantileWithCI(samples.ranks(), p);
       const exact = Math.ceil(p * n);
       expect(estimate.ok && Math.abs(estimate.value - exact) / exact).toBeLessThanOrEqual(RELATIVE_ACCURACY * 1.01);
+    }
+  });
+
+  it("counting values per bin before handing them to the sketch changes no answer", () => {
+    const values = Array.from({ length: RAW_LIMIT * 2 }, (_, i) => Math.exp(Math.sin(i) * 4 + 5) + (i % 7) * 1e-3);
+    values.push(0, 1e-12, 1e12); // outside the counted range: handed over one by one
+    const direct = new DDSketch({ relativeAccuracy: RELATIVE_ACCURACY });
+    for (const v of values) direct.accept(v);
+    const ranks = filled(values).ranks();
+    for (const q of [0, 0.01, 0.25, 0.5, 0.9, 0.95, 0.99, 0.999, 1]) {
+      const rank = 1 + q * (values.length - 1);
+      expect(ranks.valueAtRank(rank)).toBe(direct.getValueAtQuantile(q));
     }
   });
 

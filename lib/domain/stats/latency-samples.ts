@@ -10,10 +10,35 @@ import type { RankSource } from "./quantile-ci";
 export const RAW_LIMIT = 100_000;
 export const RELATIVE_ACCURACY = 0.005;
 
+type Mapping = { key(value: number): number; value(key: number): number; _multiplier?: number; _offset?: number };
+
+/**
+ * The sketch's key function, inlined when the mapping is the logarithmic one (key = ⌈log₂(v)·m⌉ + o)
+ * and checked against the library's own on sample values; otherwise the library's method.
+ */
+function keyFunction(mapping: Mapping): (value: number) => number {
+  const { _multiplier: m, _offset: o } = mapping;
+  if (typeof m === "number" && typeof o === "number") {
+    const inline = (value: number) => Math.ceil(Math.log2(value) * m) + o;
+    const probes = [1e-3, 0.37, 1, 7.5, 123.456, 9999.9, 3.6e6];
+    if (probes.every((v) => inline(v) === mapping.key(v))) return inline;
+  }
+  return (value) => mapping.key(value);
+}
+
+// Feeding a DDSketch one value at a time costs ~40 ns a value. Values are first counted per
+// sketch bin (the sketch's own key mapping) in a flat array and handed over in bulk, bin by bin,
+// with their counts as weights: the same bins, a fraction of the cost.
+const PENDING_SIZE = 1 << 13;
+const PENDING_OFFSET = PENDING_SIZE >> 1;
+
 export class LatencySamples {
   private raw: Float64Array | null = new Float64Array(1024);
   private rawCount = 0;
-  private sketch: DDSketch | null = null;
+  private sketchStore: DDSketch | null = null;
+  private pending: Float64Array | null = null;
+  private hasPending = false;
+  private keyOf: ((value: number) => number) | null = null;
   count = 0;
   sum = 0;
 
@@ -32,13 +57,43 @@ export class LatencySamples {
       }
       this.spill();
     }
-    this.sketch!.accept(value);
+    const key = value > 0 ? this.keyOf!(value) + PENDING_OFFSET : -1;
+    if (key >= 0 && key < PENDING_SIZE) {
+      this.pending![key]!++;
+      this.hasPending = true;
+    } else {
+      this.sketchStore!.accept(value);
+    }
+  }
+
+  /** The sketch with every pending count handed over. */
+  private get sketch(): DDSketch | null {
+    if (this.hasPending && this.sketchStore && this.pending) {
+      const mapping = (this.sketchStore as unknown as { mapping: Mapping }).mapping;
+      for (let i = 0; i < PENDING_SIZE; i++) {
+        const count = this.pending[i]!;
+        if (count > 0) {
+          this.sketchStore.accept(mapping.value(i - PENDING_OFFSET), count);
+          this.pending[i] = 0;
+        }
+      }
+      this.hasPending = false;
+    }
+    return this.sketchStore;
+  }
+
+  private set sketch(sketch: DDSketch | null) {
+    this.sketchStore = sketch;
+    this.pending = sketch ? new Float64Array(PENDING_SIZE) : null;
+    this.keyOf = sketch ? keyFunction((sketch as unknown as { mapping: Mapping }).mapping) : null;
+    this.hasPending = false;
   }
 
   /** Moves the raw samples into a sketch once there are too many to keep. */
   private spill(): void {
-    this.sketch = new DDSketch({ relativeAccuracy: RELATIVE_ACCURACY });
-    for (let i = 0; i < this.rawCount; i++) this.sketch.accept(this.raw![i]!);
+    const sketch = new DDSketch({ relativeAccuracy: RELATIVE_ACCURACY });
+    for (let i = 0; i < this.rawCount; i++) sketch.accept(this.raw![i]!);
+    this.sketch = sketch;
     this.raw = null;
     this.rawCount = 0;
   }

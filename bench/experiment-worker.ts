@@ -27,13 +27,13 @@ function generator(seed: number) {
 const CHUNK = 1 << 20;
 const chunk = new Float64Array(CHUNK);
 
-function forEachChunk(next: () => number, use: (values: Float64Array) => void): number {
+function forEachChunk(next: () => number, consume: (values: Float64Array) => void): number {
   let timed = 0;
   for (let done = 0; done < n; done += CHUNK) {
     const size = Math.min(CHUNK, n - done);
     for (let i = 0; i < size; i++) chunk[i] = next();
     const start = performance.now();
-    use(size === CHUNK ? chunk : chunk.subarray(0, size));
+    consume(size === CHUNK ? chunk : chunk.subarray(0, size));
     timed += performance.now() - start;
   }
   return timed;

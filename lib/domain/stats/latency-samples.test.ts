@@ -41,6 +41,16 @@ describe("latency samples: exact below the raw limit, sketched above it", () => 
     }
   });
 
+  it("addMany is add for each value", () => {
+    const values = Float64Array.from({ length: RAW_LIMIT + 5000 }, (_, i) => 1 + ((i * 7919) % 100_003));
+    const one = filled(values);
+    const many = new LatencySamples();
+    many.addMany(values.subarray(0, 10));
+    many.addMany(values.subarray(10));
+    expect(many).toMatchObject({ count: one.count, sum: one.sum, isExact: false });
+    for (const p of [0.5, 0.95, 0.99]) expect(quantileWithCI(many.ranks(), p)).toEqual(quantileWithCI(one.ranks(), p));
+  });
+
   it("round-trips through bytes, raw and sketched", () => {
     for (const n of [10, RAW_LIMIT + 500]) {
       const original = filled(Array.from({ length: n }, (_, i) => i + 1));

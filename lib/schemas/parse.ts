@@ -23,3 +23,10 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, what 
   const count = Object.keys(fields).length;
   throw new AppError("VALIDATION_FAILED", `${what} has ${count} invalid field${count === 1 ? "" : "s"}.`, fields);
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Ids in paths: anything that is not a UUID cannot name a row, so it is simply not found. */
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}

@@ -2,8 +2,9 @@ import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { chatApi } from "@/prisma/seed-data";
 import { createDb } from "@/lib/db/create";
-import { testPoolSize } from "@/scripts/stack/databases";
+import { rejection } from "@/scripts/stack/rejection";
 import { AppError } from "@/lib/errors";
+import { testPoolSize } from "@/scripts/stack/databases";
 import { getBudget, listRevisions, restoreRevision, saveBudget } from "./budgets";
 import { createService, listServices } from "./services";
 
@@ -18,15 +19,6 @@ async function newChatService() {
   const slug = uniqueSlug();
   await createService({ db, actor: alice, input: { ...chatApi.service, slug, stages: chatApi.stages } });
   return slug;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
 }
 
 describe(`budgets (${inject("databaseKind")})`, () => {

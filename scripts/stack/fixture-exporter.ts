@@ -44,8 +44,22 @@ export const FIXTURE_VLLM_TTFT: [number, number][] = [
 
 /** Per variant, for experiments read from Prometheus: control is slower and dearer. */
 export const FIXTURE_VARIANTS: Record<string, { ttft: [number, number][]; tokens: number; costUsd: number }> = {
-  control: { ttft: [[0.4, 90], [0.65, 10]], tokens: 1000, costUsd: 0.03 },
-  treatment: { ttft: [[0.4, 95], [0.65, 5]], tokens: 1000, costUsd: 0.025 },
+  control: {
+    ttft: [
+      [0.4, 90],
+      [0.65, 10],
+    ],
+    tokens: 1000,
+    costUsd: 0.03,
+  },
+  treatment: {
+    ttft: [
+      [0.4, 95],
+      [0.65, 5],
+    ],
+    tokens: 1000,
+    costUsd: 0.025,
+  },
 };
 
 export type FixtureExporter = { target: string; stop: () => Promise<void> };
@@ -75,9 +89,25 @@ export async function startFixtureExporter(tickMs = 250): Promise<FixtureExporte
   const observe = (h: { observe: (v: number) => void }, shape: [number, number][]) => {
     for (const [value, times] of shape) for (let i = 0; i < times; i++) h.observe(value);
   };
-  const variantTtft = new Histogram({ name: "fixture_variant_ttft_seconds", help: "Fixture TTFT per variant", labelNames: ["variant"], buckets: FIXTURE_BUCKETS, registers: [registry] });
-  const tokens = new Counter({ name: "fixture_tokens_total", help: "Fixture tokens", labelNames: ["variant"], registers: [registry] });
-  const cost = new Counter({ name: "fixture_cost_dollars_total", help: "Fixture cost", labelNames: ["variant"], registers: [registry] });
+  const variantTtft = new Histogram({
+    name: "fixture_variant_ttft_seconds",
+    help: "Fixture TTFT per variant",
+    labelNames: ["variant"],
+    buckets: FIXTURE_BUCKETS,
+    registers: [registry],
+  });
+  const tokens = new Counter({
+    name: "fixture_tokens_total",
+    help: "Fixture tokens",
+    labelNames: ["variant"],
+    registers: [registry],
+  });
+  const cost = new Counter({
+    name: "fixture_cost_dollars_total",
+    help: "Fixture cost",
+    labelNames: ["variant"],
+    registers: [registry],
+  });
   const tick = () => {
     for (const [variant, shape] of Object.entries(FIXTURE_VARIANTS)) {
       observe(variantTtft.labels({ variant }), shape.ttft);

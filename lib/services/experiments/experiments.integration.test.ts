@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createDb } from "@/lib/db/create";
+import { rejection } from "@/scripts/stack/rejection";
 import { testPoolSize } from "@/scripts/stack/databases";
 import { chatApi } from "@/prisma/seed-data";
-import { AppError } from "@/lib/errors";
 import { createService } from "../services";
 import { createExperiment, getAnalysis, uploadSamples } from "./experiments";
 
@@ -47,15 +47,6 @@ function seedExampleCsv(): string {
     }
   }
   return lines.join("\n");
-}
-
-async function rejection(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
 }
 
 describe(`experiments (${inject("databaseKind")})`, () => {

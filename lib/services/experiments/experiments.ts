@@ -9,13 +9,11 @@ import {
 } from "@/lib/db/experiments";
 import { AppError } from "@/lib/errors";
 import { createExperimentSchema, uploadQuerySchema } from "@/lib/schemas/experiment";
-import { parseInput } from "@/lib/schemas/parse";
+import { isUuid, parseInput } from "@/lib/schemas/parse";
 import type { Actor } from "../actor";
 import { getServiceOrThrow } from "../services";
 import { analyse, type Analysis } from "./analyse";
 import { ingestSamples, type RowError } from "./ingest";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function createExperiment({
   db,
@@ -41,7 +39,7 @@ export async function listExperiments({ db }: { db: Db }): Promise<ExperimentRow
 }
 
 export async function getExperimentOrThrow({ db, id }: { db: Db; id: string }): Promise<ExperimentRow> {
-  const row = UUID.test(id) ? await findExperimentRow(db, id) : null;
+  const row = isUuid(id) ? await findExperimentRow(db, id) : null;
   if (!row) throw new AppError("NOT_FOUND", "No such experiment.");
   return row;
 }

@@ -1,14 +1,14 @@
 import { json, readJson, route, slugParam } from "@/lib/api/handle";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { isUuid } from "@/lib/schemas/parse";
 import { currentActor } from "@/lib/services/actor";
 import { deleteSlo, updateSlo } from "@/lib/services/slos";
 
 type Params = { slug: string; id: string };
 
 function idParam(id: string): string {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id))
-    throw new AppError("NOT_FOUND", "No such SLO.");
+  if (!isUuid(id)) throw new AppError("NOT_FOUND", "No such SLO.");
   return id;
 }
 

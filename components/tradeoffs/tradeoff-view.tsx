@@ -19,6 +19,13 @@ import { amdahlCeiling, paretoFrontier, plan, type PlanGoal } from "@/lib/domain
 import { ApiError, apiFetch } from "@/lib/queries/api";
 import type { OptimizationView } from "@/lib/services/optimizations";
 
+const OPTION_FIELDS = [
+  { key: "name", label: "Optimization name", placeholder: "Name", width: "w-48" },
+  { key: "component", label: "Component", placeholder: "Component", width: "w-40" },
+  { key: "savingMs", label: "Saving (ms)", placeholder: "saves ms", width: "w-24" },
+  { key: "costPct", label: "Cost change (%)", placeholder: "cost %", width: "w-24" },
+] as const;
+
 type ServiceComponents = { slug: string; name: string; componentMs: Record<string, number> };
 
 /** Every option on one picture: latency change against cost change, the Pareto frontier, and a planner. */
@@ -147,34 +154,16 @@ export function TradeoffView({ initial, services }: { initial: OptimizationView[
             }
           }}
         >
-          <TextInput
-            aria-label="Optimization name"
-            placeholder="Name"
-            className="w-48"
-            value={form.name}
-            onChange={(e) => setForm({ ...form, name: e.target.value })}
-          />
-          <TextInput
-            aria-label="Component"
-            placeholder="Component"
-            className="w-40"
-            value={form.component}
-            onChange={(e) => setForm({ ...form, component: e.target.value })}
-          />
-          <TextInput
-            aria-label="Saving (ms)"
-            placeholder="saves ms"
-            className="w-24"
-            value={form.savingMs}
-            onChange={(e) => setForm({ ...form, savingMs: e.target.value })}
-          />
-          <TextInput
-            aria-label="Cost change (%)"
-            placeholder="cost %"
-            className="w-24"
-            value={form.costPct}
-            onChange={(e) => setForm({ ...form, costPct: e.target.value })}
-          />
+          {OPTION_FIELDS.map(({ key, label, placeholder, width }) => (
+            <TextInput
+              key={key}
+              aria-label={label}
+              placeholder={placeholder}
+              className={width}
+              value={form[key]}
+              onChange={(e) => setForm({ ...form, [key]: e.target.value })}
+            />
+          ))}
           <Button type="submit">Add</Button>
           <span aria-live="polite" className="text-red-600">
             {formError}

@@ -83,3 +83,57 @@ describe("countAtOrBelow", () => {
     expect(countAtOrBelow(2, vllmLike)).toEqual({ count: 90, isExact: false }));
   it("lists finite bounds", () => expect(finiteBounds(vllmLike)).toEqual([0.5, 0.75]));
 });
+
+describe("histogramQuantile edge cases, as Prometheus's bucketQuantile answers them", () => {
+  it.each([
+    [-0.5, Number.NEGATIVE_INFINITY],
+    [-1e-9, Number.NEGATIVE_INFINITY],
+    [1.5, Number.POSITIVE_INFINITY],
+    [Number.NaN, Number.NaN],
+  ])("q=%s gives %s, whatever the buckets", (q, value) => {
+    expect(histogramQuantile(q, example)).toEqual({ kind: "value", value });
+    expect(histogramQuantile(q, [])).toEqual({ kind: "value", value });
+  });
+
+  it("ignores float noise between neighbouring counts (Prometheus's 1e-12 precision correction)", () => {
+    // rate() arithmetic left le=2 a hair above le=1; at q=1 the rank is the total, which without
+    // the correction lands in (1, 2] and reads 2 s instead of 1 s.
+    const noisy = [
+      { upperBound: 1, count: 100 },
+      { upperBound: 2, count: 100.00000000005 },
+      { upperBound: Number.POSITIVE_INFINITY, count: 100 },
+    ];
+    expect(histogramQuantile(1, noisy)).toEqual({ kind: "value", value: 1 });
+    // A real difference is kept.
+    const real = [
+      { upperBound: 1, count: 100 },
+      { upperBound: 2, count: 100.5 },
+      { upperBound: Number.POSITIVE_INFINITY, count: 100.5 },
+    ];
+    expect(histogramQuantile(1, real)).toEqual({ kind: "value", value: 2 });
+  });
+});
+
+describe("parseLe reads le like Go's strconv.ParseFloat", () => {
+  it.each([
+    ["1", 1],
+    ["1.0", 1],
+    ["1e0", 1],
+    ["0.005", 0.005],
+    ["+Inf", Number.POSITIVE_INFINITY],
+    ["inf", Number.POSITIVE_INFINITY],
+    ["Inf", Number.POSITIVE_INFINITY],
+    ["+inf", Number.POSITIVE_INFINITY],
+    ["infinity", Number.POSITIVE_INFINITY],
+    ["-Inf", Number.NEGATIVE_INFINITY],
+  ])("%j is %s", (le, value) => expect(parseLe(le)).toBe(value));
+
+  it.each(["", " ", " 1", "1 ", "abc", "0x", "1,5"])("%j is not a bound (NaN: the series is skipped)", (le) =>
+    expect(parseLe(le)).toBeNaN(),
+  );
+
+  it("a bucket whose le cannot be read is left out, not counted at 0", () => {
+    const withEmpty = [...example, { upperBound: parseLe(""), count: 1000 }];
+    expect(histogramQuantile(0.5, withEmpty)).toEqual(histogramQuantile(0.5, example));
+  });
+});

@@ -11,13 +11,27 @@ export type QuantileEstimate =
   | { kind: "atLeast"; value: number }
   | { kind: "none"; reason: "no-observations" | "no-inf-bucket" | "too-few-buckets" };
 
-/** Parses an `le` label: "1", "1.0" and "1e0" are the same bound; "+Inf" is infinity. */
+// Go's strconv.ParseFloat, which Prometheus uses on `le`: a decimal number with no surrounding
+// space, or an infinity spelled any way Go accepts. Anything else is not a bucket.
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const INFINITY = /^([+-]?)(inf|infinity)$/i;
+
+/** Parses an `le` label: "1", "1.0" and "1e0" are the same bound; "+Inf"/"inf" is infinity; "" is NaN. */
 export function parseLe(le: string): number {
-  if (le === "+Inf" || le === "Inf" || le === "+inf") return Number.POSITIVE_INFINITY;
-  return Number(le);
+  const infinity = INFINITY.exec(le);
+  if (infinity) return infinity[1] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+  return DECIMAL.test(le) ? Number(le) : Number.NaN;
 }
 
-/** Sorts by bound and merges buckets with equal bounds (le="1" and le="1.0" from a relabel or an upgrade). */
+/** Relative difference below which two neighbouring counts are float noise (Prometheus's value). */
+const PRECISION_TOLERANCE = 1e-12;
+
+/**
+ * Sorts by bound, merges buckets with equal bounds (le="1" and le="1.0" from a relabel or an
+ * upgrade), then makes counts cumulative the way Prometheus does: first a neighbour that differs
+ * only by float noise takes the previous count, then any dip (rate() over slightly misaligned
+ * series) is flattened.
+ */
 export function normaliseBuckets(buckets: readonly Bucket[]): Bucket[] {
   const sorted = buckets.filter((b) => !Number.isNaN(b.upperBound)).sort((a, b) => a.upperBound - b.upperBound);
   const merged: Bucket[] = [];
@@ -26,8 +40,13 @@ export function normaliseBuckets(buckets: readonly Bucket[]): Bucket[] {
     if (last && last.upperBound === bucket.upperBound) last.count += bucket.count;
     else merged.push({ ...bucket });
   }
-  // Counts are cumulative; a dip comes from rate() over slightly misaligned series. Prometheus
-  // flattens it the same way.
+  let previous = merged[0]?.count ?? 0;
+  for (const bucket of merged.slice(1)) {
+    const delta = Math.abs(bucket.count - previous);
+    if (delta === 0) continue;
+    if (delta / bucket.count <= PRECISION_TOLERANCE) bucket.count = previous;
+    else previous = bucket.count;
+  }
   let max = 0;
   for (const bucket of merged) {
     max = Math.max(max, bucket.count);
@@ -37,6 +56,9 @@ export function normaliseBuckets(buckets: readonly Bucket[]): Bucket[] {
 }
 
 export function histogramQuantile(q: number, input: readonly Bucket[]): QuantileEstimate {
+  if (Number.isNaN(q)) return { kind: "value", value: Number.NaN };
+  if (q < 0) return { kind: "value", value: Number.NEGATIVE_INFINITY };
+  if (q > 1) return { kind: "value", value: Number.POSITIVE_INFINITY };
   const buckets = normaliseBuckets(input);
   if (buckets.length === 0 || buckets[buckets.length - 1]!.upperBound !== Number.POSITIVE_INFINITY) {
     return { kind: "none", reason: "no-inf-bucket" };

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { parseLe, type Bucket } from "./histogram";
 import {
+  BURN_WINDOWS,
+  evaluateSlo,
   alertStates,
   ALERT_RULES,
   attainment,
@@ -60,6 +62,15 @@ describe("thresholds against bucket bounds", () => {
   it("750 ms is exact", () => expect(resolveThreshold(0.75, vllm, "snap").mode).toBe("exact"));
   it("below every bound there is nothing to snap to, so it is estimated", () =>
     expect(resolveThreshold(0.1, vllm, "snap").mode).toBe("estimated"));
+  it.each(["snap", "interpolate"] as const)(
+    "above the last finite bound (3 s > 2.5 s) it is counted at that bound, not interpolated (%s)",
+    (preference) =>
+      expect(resolveThreshold(3, vllm, preference)).toEqual({
+        mode: "snapped",
+        boundSeconds: 2.5,
+        neighbours: { below: 2.5, above: null },
+      }),
+  );
 });
 
 describe("multi-window multi-burn-rate alerts", () => {
@@ -80,5 +91,33 @@ describe("multi-window multi-burn-rate alerts", () => {
       ["ticket", "3d", "6h", false],
     ]);
     expect(alertStates({ ...rates, "5m": null }, WINDOW_SECONDS["30d"]!)[0]!.firing).toBe(false);
+  });
+});
+
+describe("evaluateSlo", () => {
+  // 98 of every 100 requests under 700 ms in every window: a steady burn of 2 at a 99 % objective.
+  const steady = buckets([
+    ["0.5", 90],
+    ["0.7", 98],
+    ["+Inf", 100],
+  ]);
+  const everyWindow = new Map([...BURN_WINDOWS, "7d", "28d"].map((w) => [w, steady]));
+  const slo = { thresholdMs: 700, thresholdMode: "snap" as const, objective: 0.99, windowDays: 28 };
+
+  it("takes the alert factors from the SLO's own 28-day window whatever window is viewed", () => {
+    for (const view of ["28d", "7d"]) {
+      const evaluation = evaluateSlo(slo, view, everyWindow)!;
+      expect(evaluation.attainment).toBeCloseTo(0.98, 12);
+      expect(evaluation.alerts.map((a) => [Math.round(a.factor * 100) / 100, a.firing])).toEqual([
+        [13.44, false],
+        [5.6, false],
+        [2.8, false],
+        [0.93, true],
+      ]);
+    }
+  });
+
+  it("is null when the histogram has no buckets over the viewed window", () => {
+    expect(evaluateSlo(slo, "28d", new Map())).toBeNull();
   });
 });

@@ -35,7 +35,9 @@ const EPSILON = 1e-9;
 /**
  * How a threshold maps onto bucket bounds. Exact when it is a bound; otherwise either snapped to
  * the nearest bound at or below it (conservative: attainment can only be understated) or
- * estimated by interpolating inside its bucket.
+ * estimated by interpolating inside its bucket. Above the last finite bound there is no bucket
+ * to interpolate in (the next one is +Inf), so it is counted at the last bound whatever the
+ * preference.
  */
 export function resolveThreshold(
   thresholdSeconds: number,
@@ -47,7 +49,7 @@ export function resolveThreshold(
   const below = [...finite].reverse().find((b) => b < thresholdSeconds) ?? null;
   const above = finite.find((b) => b > thresholdSeconds) ?? null;
   if (exact !== undefined) return { mode: "exact", boundSeconds: exact, neighbours: { below, above } };
-  if (preference === "snap" && below !== null)
+  if ((preference === "snap" || above === null) && below !== null)
     return { mode: "snapped", boundSeconds: below, neighbours: { below, above } };
   return { mode: "estimated", boundSeconds: thresholdSeconds, neighbours: { below, above } };
 }
@@ -119,4 +121,64 @@ export function alertStates(burnRates: Record<BurnWindow, number | null>, sloWin
       firing: long !== null && short !== null && long > factor && short > factor,
     };
   });
+}
+
+export type SloDefinition = {
+  thresholdMs: number;
+  thresholdMode: "snap" | "interpolate";
+  objective: number;
+  windowDays: number;
+};
+
+export type SloEvaluation = {
+  thresholdMode: ThresholdMode;
+  /** The bound actually counted as good, in ms. */
+  countedBoundMs: number;
+  bucketBoundsMs: number[];
+  good: number;
+  total: number;
+  attainment: number | null;
+  errorBudgetRemaining: number | null;
+  burnRates: Record<BurnWindow, number | null>;
+  alerts: AlertState[];
+};
+
+export function emptyBurnRates(): Record<BurnWindow, number | null> {
+  return Object.fromEntries(BURN_WINDOWS.map((w) => [w, null])) as Record<BurnWindow, number | null>;
+}
+
+/**
+ * An SLO from its histogram's bucket increases, keyed by window: attainment over `viewWindow`,
+ * burn rates over every burn window, and alert states whose factors always come from the SLO's
+ * own window (a 28-day SLO viewed over 7 days still pages at 13.44×, not 3.36×).
+ */
+export function evaluateSlo(
+  slo: SloDefinition,
+  viewWindow: string,
+  bucketsByWindow: ReadonlyMap<string, readonly Bucket[]>,
+): SloEvaluation | null {
+  const overWindow = bucketsByWindow.get(viewWindow) ?? [];
+  const bounds = normaliseBuckets(overWindow)
+    .map((b) => b.upperBound)
+    .filter(Number.isFinite);
+  if (bounds.length === 0) return null;
+  const threshold = resolveThreshold(slo.thresholdMs / 1000, bounds, slo.thresholdMode);
+  const counts = goodAndTotal(overWindow, threshold.boundSeconds);
+  const burnRates = Object.fromEntries(
+    BURN_WINDOWS.map((w) => {
+      const buckets = bucketsByWindow.get(w);
+      return [w, buckets ? burnRate(goodAndTotal(buckets, threshold.boundSeconds), slo.objective) : null];
+    }),
+  ) as Record<BurnWindow, number | null>;
+  return {
+    thresholdMode: threshold.mode,
+    countedBoundMs: threshold.boundSeconds * 1000,
+    bucketBoundsMs: bounds.map((b) => b * 1000),
+    good: counts.good,
+    total: counts.total,
+    attainment: attainment(counts),
+    errorBudgetRemaining: errorBudgetRemaining(counts, slo.objective),
+    burnRates,
+    alerts: alertStates(burnRates, slo.windowDays * 86400),
+  };
 }

@@ -211,5 +211,16 @@ describe("SLOs against a real Prometheus", () => {
     });
     expect(vllm!.attainment).toBeCloseTo(0.8, 9);
     expect(prom.requestCount).toBe(2);
+
+    // Viewing the 28-day SLO over 7 days changes the attainment window, never the alert factors:
+    // at 7-day factors (3.36, 1.4, 0.7, 0.23) a steady burn of 2 would fire three alerts.
+    const [viewedAt7d] = await getSloStatuses({ db, prom, slug, query: { window: "7d" } });
+    expect(viewedAt7d!.window).toBe("7d");
+    expect(viewedAt7d!.alerts.map((a) => [Math.round(a.factor * 100) / 100, a.firing])).toEqual([
+      [13.44, false],
+      [5.6, false],
+      [2.8, false],
+      [0.93, true],
+    ]);
   });
 });

@@ -1,13 +1,9 @@
 import { finiteBounds } from "@/lib/domain/histogram";
 import {
   BURN_WINDOWS,
-  WINDOW_SECONDS,
   alertStates,
-  attainment,
-  burnRate,
-  errorBudgetRemaining,
-  goodAndTotal,
-  resolveThreshold,
+  emptyBurnRates,
+  evaluateSlo,
   type AlertState,
   type BurnWindow,
   type ThresholdMode,
@@ -29,6 +25,8 @@ export type SloStatus = {
   indicator: string;
   source: SloRow["source"];
   version: number;
+  /** The SLO's own window, which sets its alert factors. */
+  windowDays: number;
   thresholdMs: number;
   thresholdMode: ThresholdMode;
   thresholdPreference: "snap" | "interpolate";
@@ -46,10 +44,6 @@ export type SloStatus = {
   error: string | null;
 };
 
-function emptyBurnRates(): Record<BurnWindow, number | null> {
-  return Object.fromEntries(BURN_WINDOWS.map((w) => [w, null])) as Record<BurnWindow, number | null>;
-}
-
 async function statusOf(prom: CoalescingClient | null, slo: SloRow, window: string, time: number): Promise<SloStatus> {
   const base: SloStatus = {
     id: slo.id,
@@ -57,6 +51,7 @@ async function statusOf(prom: CoalescingClient | null, slo: SloRow, window: stri
     indicator: slo.indicator,
     source: slo.source,
     version: slo.version,
+    windowDays: slo.windowDays,
     thresholdMs: slo.thresholdMs,
     thresholdMode: "exact",
     thresholdPreference: slo.thresholdMode,
@@ -69,39 +64,16 @@ async function statusOf(prom: CoalescingClient | null, slo: SloRow, window: stri
     attainment: null,
     errorBudgetRemaining: null,
     burnRates: emptyBurnRates(),
-    alerts: alertStates(emptyBurnRates(), WINDOW_SECONDS[window]!),
+    alerts: alertStates(emptyBurnRates(), slo.windowDays * 86400),
     error: prom ? null : "Prometheus is not configured: set PROMETHEUS_URL.",
   };
   if (!prom) return base;
-
   const windows = [window, ...BURN_WINDOWS.filter((w) => w !== window)];
   const result = await fetchBucketIncreases(prom, slo.source, { windows, time });
   if (result.status === "error") return { ...base, error: `Prometheus query failed: ${result.error}` };
-  const overWindow = result.groups.get(window) ?? [];
-  const bounds = finiteBounds(overWindow);
-  if (bounds.length === 0) return { ...base, error: `No data for ${slo.source.metric} over ${window}.` };
-
-  const threshold = resolveThreshold(slo.thresholdMs / 1000, bounds, slo.thresholdMode);
-  const counts = goodAndTotal(overWindow, threshold.boundSeconds);
-  const burnRates = Object.fromEntries(
-    BURN_WINDOWS.map((w) => {
-      const buckets = result.groups.get(w);
-      return [w, buckets ? burnRate(goodAndTotal(buckets, threshold.boundSeconds), slo.objective) : null];
-    }),
-  ) as Record<BurnWindow, number | null>;
-
-  return {
-    ...base,
-    thresholdMode: threshold.mode,
-    countedBoundMs: threshold.boundSeconds * 1000,
-    bucketBoundsMs: bounds.map((b) => b * 1000),
-    good: counts.good,
-    total: counts.total,
-    attainment: attainment(counts),
-    errorBudgetRemaining: errorBudgetRemaining(counts, slo.objective),
-    burnRates,
-    alerts: alertStates(burnRates, WINDOW_SECONDS[window]!),
-  };
+  const evaluation = evaluateSlo(slo, window, result.groups);
+  if (!evaluation) return { ...base, error: `No data for ${slo.source.metric} over ${window}.` };
+  return { ...base, ...evaluation };
 }
 
 export async function getSloStatuses({

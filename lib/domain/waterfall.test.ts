@@ -58,7 +58,7 @@ describe("buildWaterfall", () => {
   });
 
   it("calls out the worst offender and reports the measured end-to-end percentile", () => {
-    expect(model.worstOffender).toEqual({ stage: "Safety ∥ RAG", component: "RAG", overByMs: 75 });
+    expect(model.worstOffender).toEqual({ stage: "Safety ∥ RAG", component: "RAG", overByMs: 75, isLowerBound: false });
     expect(model.measuredEndToEndMs).toBeCloseTo(295, 9);
   });
 
@@ -73,6 +73,64 @@ describe("buildWaterfall", () => {
       ],
     ]);
     const c = buildWaterfall(budget, 0.95, tail).stages[0]!.components[0]!;
-    expect(c).toMatchObject({ actualMs: 100, isLowerBound: true, status: "warn" });
+    expect(c).toMatchObject({ actualMs: 100, isLowerBound: true });
+  });
+});
+
+describe("lower bounds and missing data are never shown as precise", () => {
+  /** p95 falls in +Inf: 90 of 100 observations at or below `boundSeconds`. */
+  const tailAbove = (boundSeconds: number): Bucket[] => [
+    { upperBound: boundSeconds / 2, count: 50 },
+    { upperBound: boundSeconds, count: 90 },
+    { upperBound: Number.POSITIVE_INFINITY, count: 100 },
+  ];
+
+  it.each([
+    ["≥ 100 ms against a 100 ms budget", "unknown", 0.1, 100],
+    ["≥ 50 ms against a 100 ms budget", "unknown", 0.05, 100],
+    ["≥ 150 ms against a 100 ms budget", "over", 0.15, 100],
+  ])("%s is %s", (_name, status, boundSeconds, budgetMs) => {
+    const model = buildWaterfall(
+      { ...budget, stages: [{ name: "Network", components: [component("Network", budgetMs)] }] },
+      0.95,
+      new Map([[componentKey(0, 0), tailAbove(boundSeconds)]]),
+    );
+    expect(model.stages[0]!.components[0]).toMatchObject({ actualMs: boundSeconds * 1000, isLowerBound: true, status });
+  });
+
+  it("a lower bound over budget is the worst offender, over by at least the difference", () => {
+    const model = buildWaterfall(
+      { ...budget, stages: [{ name: "Network", components: [component("Network", 100)] }] },
+      0.95,
+      new Map([[componentKey(0, 0), tailAbove(0.15)]]),
+    );
+    expect(model.worstOffender).toEqual({ stage: "Network", component: "Network", overByMs: 50, isLowerBound: true });
+  });
+
+  it("a stacked total with a lower bound or a stage without data is a lower bound and counts those stages", () => {
+    const model = buildWaterfall(
+      budget,
+      0.95,
+      new Map<string, Bucket[]>([
+        [componentKey(0, 0), uniformIn(0, 0.1)], // 95 ms
+        [componentKey(1, 1), tailAbove(0.2)], // ≥ 200 ms, Safety has no data
+      ]),
+    );
+    expect(model.stages.map((s) => [s.durationMs, s.isLowerBound])).toEqual([
+      [95, false],
+      [200, true],
+      [null, true],
+    ]);
+    expect(model).toMatchObject({ stackedMs: 295, stackedIsLowerBound: true, stagesWithoutData: ["Queue"] });
+  });
+
+  it("a fully measured waterfall is precise", () => {
+    const all = new Map<string, Bucket[]>([
+      [componentKey(0, 0), uniformIn(0, 0.1)],
+      [componentKey(1, 0), uniformIn(0, 0.04)],
+      [componentKey(1, 1), uniformIn(0.1, 0.2)],
+      [componentKey(2, 0), uniformIn(0, 0.05)],
+    ]);
+    expect(buildWaterfall(budget, 0.95, all)).toMatchObject({ stackedIsLowerBound: false, stagesWithoutData: [] });
   });
 });

@@ -2,9 +2,12 @@ import { percentileKeyOf, type BudgetDocument } from "./budget";
 import { histogramQuantile, type Bucket } from "./histogram";
 
 // The waterfall: measured percentiles per component laid against their budgets, stage by
-// stage. Pure: buckets in, view model out.
+// stage. Pure: buckets in, view model out. A percentile that fell in the +Inf bucket is only a
+// lower bound, and a stage without data is missing from the total: neither is ever shown as a
+// precise number.
 
-export type ComponentStatus = "ok" | "warn" | "over" | "nodata";
+/** "unknown": a lower bound at or under the budget, so it may or may not be over. */
+export type ComponentStatus = "ok" | "warn" | "over" | "unknown" | "nodata";
 
 /** "Near budget" starts at this share of the budget. */
 export const WARN_SHARE = 0.9;
@@ -24,18 +27,24 @@ export type WaterfallStage = {
   name: string;
   startMs: number;
   durationMs: number | null;
+  /** The stage may last longer than durationMs: a component is a lower bound or has no data. */
+  isLowerBound: boolean;
   components: WaterfallComponent[];
 };
 
 export type WaterfallModel = {
   quantile: number;
   targetMs: number;
+  /** Sum of the stages' measured durations; a lower bound when stackedIsLowerBound. */
   stackedMs: number;
+  stackedIsLowerBound: boolean;
+  /** Stages none of whose components has data: left out of stackedMs. */
+  stagesWithoutData: string[];
   stackedBudgetMs: number;
   measuredEndToEndMs: number | null;
   measuredEndToEndIsLowerBound: boolean;
   stages: WaterfallStage[];
-  worstOffender: { stage: string; component: string; overByMs: number } | null;
+  worstOffender: { stage: string; component: string; overByMs: number; isLowerBound: boolean } | null;
 };
 
 export function componentKey(stageIndex: number, componentIndex: number): string {
@@ -44,10 +53,11 @@ export function componentKey(stageIndex: number, componentIndex: number): string
 
 export const END_TO_END_KEY = "e2e";
 
-function statusOf(actualMs: number | null, budgetMs: number | null): ComponentStatus {
+export function statusOf(actualMs: number | null, isLowerBound: boolean, budgetMs: number | null): ComponentStatus {
   if (actualMs === null) return "nodata";
+  if (budgetMs !== null && actualMs > budgetMs) return "over";
+  if (isLowerBound) return "unknown";
   if (budgetMs === null) return "ok";
-  if (actualMs > budgetMs) return "over";
   if (actualMs >= WARN_SHARE * budgetMs) return "warn";
   return "ok";
 }
@@ -69,18 +79,13 @@ export function buildWaterfall(
   let stackedBudgetMs = 0;
   let worstOffender: WaterfallModel["worstOffender"] = null;
 
-  const stages = budget.stages.map((stage, s) => {
+  const stages = budget.stages.map((stage, s): WaterfallStage => {
     const components = stage.components.map((component, c): WaterfallComponent => {
       const { ms, isLowerBound } = estimateMs(quantile, buckets.get(componentKey(s, c)));
       const budgetMs = component.budgetMs[key];
-      const status = statusOf(ms, budgetMs);
-      if (
-        status === "over" &&
-        ms !== null &&
-        budgetMs !== null &&
-        (!worstOffender || ms - budgetMs > worstOffender.overByMs)
-      ) {
-        worstOffender = { stage: stage.name, component: component.name, overByMs: ms - budgetMs };
+      const status = statusOf(ms, isLowerBound, budgetMs);
+      if (status === "over" && (!worstOffender || ms! - budgetMs! > worstOffender.overByMs)) {
+        worstOffender = { stage: stage.name, component: component.name, overByMs: ms! - budgetMs!, isLowerBound };
       }
       return {
         name: component.name,
@@ -101,7 +106,8 @@ export function buildWaterfall(
     const durationMs = critical?.actualMs ?? null;
     const budgets = components.map((c) => c.budgetMs).filter((b): b is number => b !== null);
     stackedBudgetMs += budgets.length ? Math.max(...budgets) : 0;
-    const result: WaterfallStage = { name: stage.name, startMs, durationMs, components };
+    const isLowerBound = components.some((c) => c.isLowerBound || c.actualMs === null);
+    const result: WaterfallStage = { name: stage.name, startMs, durationMs, isLowerBound, components };
     startMs += durationMs ?? 0;
     return result;
   });
@@ -111,6 +117,8 @@ export function buildWaterfall(
     quantile,
     targetMs: budget.targetMs,
     stackedMs: startMs,
+    stackedIsLowerBound: stages.some((s) => s.isLowerBound),
+    stagesWithoutData: stages.filter((s) => s.durationMs === null).map((s) => s.name),
     stackedBudgetMs,
     measuredEndToEndMs: endToEnd.ms,
     measuredEndToEndIsLowerBound: endToEnd.isLowerBound,

@@ -1,16 +1,81 @@
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTypescript from "eslint-config-next/typescript";
 
+// Imports point one way: lib/domain ← lib/db, lib/prometheus, lib/schemas ← lib/services ←
+// app, components (and lib/queries for the browser). Each folder lists what it may not import;
+// a path is matched whether written as "@/lib/x" or as a relative "../x".
+const layer = (...names) => `^(@/|(\\.\\./)+)(${names.join("|")})(/|$)`;
+const rule = (message, regexes, { paths = [], typeOnly = [] } = {}) => ({
+  "@typescript-eslint/no-restricted-imports": [
+    "error",
+    {
+      paths: paths.map((name) => ({ name, message })),
+      patterns: [
+        ...regexes.map((regex) => ({ regex, message })),
+        ...typeOnly.map((regex) => ({ regex, message, allowTypeImports: true })),
+      ],
+    },
+  ],
+});
+const FRAMEWORKS = ["react", "react-dom", "next", "pg", "server-only", "@prisma/client", "@prisma/adapter-pg"];
+const UI = layer("app", "components", "lib/queries", "lib/api", "queries", "api");
+
 const config = [
   ...nextVitals,
   ...nextTypescript,
   {
-    ignores: [".next/**", "node_modules/**", "lib/generated/**", "playwright-report/**", "test-results/**", ".data/**", "next-env.d.ts"],
+    ignores: [
+      ".next/**",
+      "node_modules/**",
+      "lib/generated/**",
+      "playwright-report/**",
+      "test-results/**",
+      ".data/**",
+      "next-env.d.ts",
+    ],
   },
   {
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },
+  },
+  {
+    files: ["lib/domain/**"],
+    ignores: ["**/*.test.ts"],
+    rules: rule(
+      "lib/domain is pure TypeScript: no I/O, no framework, nothing from the layers above it.",
+      [layer("lib/db", "lib/prometheus", "lib/schemas", "lib/services", "lib/env", "db", "prometheus", "schemas", "services", "env"), UI, "^next/", "^@prisma/", "^node:"],
+      { paths: FRAMEWORKS },
+    ),
+  },
+  {
+    files: ["lib/db/**", "lib/prometheus/**", "lib/schemas/**"],
+    ignores: ["**/*.test.ts"],
+    rules: rule("lib/db, lib/prometheus and lib/schemas build on lib/domain only; lib/services combines them.", [
+      "^@/lib/(db|prometheus|schemas|services)(/|$)",
+      "^(\\.\\./)+(services|prometheus|schemas|db)(/|$)",
+      UI,
+    ]),
+  },
+  {
+    files: ["lib/services/**"],
+    ignores: ["**/*.test.ts"],
+    rules: rule("lib/services is called by app and components, never the other way.", [UI]),
+  },
+  {
+    files: ["components/**", "lib/queries/**"],
+    rules: rule(
+      "The browser reaches data through the JSON API: components may use lib/services' types, never lib/db, lib/prometheus or server code.",
+      [layer("lib/db", "lib/prometheus", "lib/api", "lib/env")],
+      { typeOnly: [layer("lib/services")] },
+    ),
+  },
+  {
+    files: ["app/**"],
+    ignores: ["**/*.test.ts"],
+    rules: rule("Pages and route handlers call lib/services; they never reach the database or Prometheus directly.", [
+      layer("lib/db", "lib/prometheus"),
+    ]),
   },
 ];
 

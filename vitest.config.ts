@@ -7,7 +7,7 @@ const shared = {
     alias: {
       "@/": root,
       // Server-only guards are for Next's bundles; tests run server code directly.
-      "server-only": fileURLToPath(new URL("./scripts/stack/empty-module.ts", import.meta.url)),
+      "server-only": fileURLToPath(new URL("./test/empty-module.ts", import.meta.url)),
     },
   },
 };
@@ -20,8 +20,8 @@ const integration = (name: "postgres" | "embedded") => ({
     name: `integration-${name}`,
     include: ["**/*.integration.test.ts"],
     exclude: ["node_modules/**", ".next/**"],
-    globalSetup: [`scripts/stack/vitest-${name}.ts`],
-    setupFiles: ["scripts/stack/vitest-database-env.ts"],
+    globalSetup: [`test/vitest-${name}.ts`],
+    setupFiles: ["test/vitest-database-env.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     fileParallelism: false,
@@ -35,7 +35,7 @@ export default defineConfig({
         ...shared,
         test: {
           name: "unit",
-          include: ["lib/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts"],
+          include: ["lib/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts", "test/**/*.test.ts", "app/**/*.test.ts"],
           exclude: ["**/*.integration.test.ts", "**/*.prometheus.test.ts", "node_modules/**"],
         },
       },
@@ -47,8 +47,8 @@ export default defineConfig({
           name: "prometheus",
           include: ["**/*.prometheus.test.ts"],
           exclude: ["node_modules/**", ".next/**"],
-          globalSetup: ["scripts/stack/vitest-prometheus.ts"],
-          setupFiles: ["scripts/stack/vitest-database-env.ts"],
+          globalSetup: ["test/vitest-prometheus.ts"],
+          setupFiles: ["test/vitest-database-env.ts"],
           testTimeout: 30_000,
           hookTimeout: 90_000,
           fileParallelism: false,

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createServer, request as httpRequest } from "node:http";
 import { resolve } from "node:path";
 import { startEmbeddedPostgres, EMBEDDED_POOL_SIZE } from "../lib/db/embedded";
-import { hasPostgresBinaries, startPostgresCluster } from "../scripts/stack/postgres";
+import { hasPostgresBinaries, startPostgresCluster } from "../test/postgres";
 import { applyMigrations } from "../lib/db/migrate/migrations";
 import { createDb } from "../lib/db/create";
 import { seedDatabase } from "../prisma/seed";

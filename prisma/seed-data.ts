@@ -1,5 +1,5 @@
 import type { BudgetComponent, BudgetStage } from "@/lib/domain/budget";
-import { GENERIC_E2E_METRIC, genericStageSource } from "@/lib/prometheus/presets";
+import { GENERIC_E2E_METRIC, genericStageSource } from "@/lib/domain/presets";
 import type { CreateServiceInput } from "@/lib/schemas/service";
 
 // Budgets from the documents the product was first described from: the chat-api TTFT pipeline

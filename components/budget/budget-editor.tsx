@@ -7,7 +7,7 @@ import { FormProvider, useFieldArray, useForm, useWatch } from "react-hook-form"
 import { Button, Card, FieldError, Select, TextInput } from "@/components/ui/primitives";
 import { budgetFit, type BudgetDocument } from "@/lib/domain/budget";
 import { mergeBudgets } from "@/lib/domain/budget-merge";
-import { genericStageSource } from "@/lib/prometheus/presets";
+import { genericStageSource } from "@/lib/domain/presets";
 import { ApiError, apiFetch } from "@/lib/queries/api";
 import type { BudgetView, RevisionView } from "@/lib/services/budgets";
 import { ConflictPanel } from "./conflict-panel";

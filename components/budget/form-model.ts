@@ -1,5 +1,5 @@
 import type { BudgetDocument, MetricSource } from "@/lib/domain/budget";
-import type { PresetId } from "@/lib/prometheus/presets";
+import type { PresetId } from "@/lib/domain/presets";
 
 // The editor's form values: like a BudgetDocument, but matchers are rows (so they can be
 // added and removed) and every field holds what the user typed until it is validated.

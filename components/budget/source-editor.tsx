@@ -2,7 +2,7 @@
 
 import { get, useFieldArray, useFormContext, useWatch, type FieldError as RhfFieldError } from "react-hook-form";
 import { Button, FieldError, Select, TextInput } from "@/components/ui/primitives";
-import { PRESETS, PRESET_IDS } from "@/lib/prometheus/presets";
+import { PRESETS, PRESET_IDS } from "@/lib/domain/presets";
 import type { BudgetForm } from "./form-model";
 
 type SourcePath = "endToEndSource" | `stages.${number}.components.${number}.source`;

@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useFieldArray, useForm, useWatch, type Resolver } from "react-hook-form";
 import { Button, Card, FieldError, Select, TextInput } from "@/components/ui/primitives";
-import { PRESETS, PRESET_IDS, type PresetId } from "@/lib/prometheus/presets";
+import { PRESETS, PRESET_IDS, type PresetId } from "@/lib/domain/presets";
 import { ApiError, apiFetch } from "@/lib/queries/api";
 import { liveKeys } from "@/lib/queries/live";
 import { sloInputSchema } from "@/lib/schemas/live";

@@ -1,25 +1,37 @@
+import "server-only";
 import type { Db } from "./client";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import {
+  INDICATORS,
+  mergeAccumulators,
+  newAccumulator,
+  type ExperimentDesign,
+  type Indicator,
+  type VariantAccumulator,
+} from "@/lib/domain/experiments";
 import { LatencySamples } from "@/lib/domain/stats/latency-samples";
-import { mergeRatios, type RatioAccumulator } from "@/lib/domain/stats/ratio";
-import { INDICATORS, type Indicator } from "@/lib/schemas/experiment";
-import { newAccumulator, type VariantAccumulator } from "@/lib/services/experiments/ingest";
+import type { RatioAccumulator } from "@/lib/domain/stats/ratio";
 
-export type ExperimentRow = {
+export type ExperimentStatus = "running" | "stopped" | "decided";
+
+export type ExperimentRow = ExperimentDesign & {
   id: string;
   serviceSlug: string;
   name: string;
   hypothesis: string;
-  variants: { name: string; weight: number }[];
-  indicators: Indicator[];
-  judgedPercentile: number;
-  qualityMaxDrop: number | null;
   startsAt: Date | null;
   endsAt: Date | null;
-  status: string;
+  status: ExperimentStatus;
+  decision: string | null;
+  decisionNote: string;
+  decidedBy: string | null;
+  decidedAt: Date | null;
+  version: number;
   createdAt: Date;
   createdBy: string;
 };
+
+export type UploadRow = { source: string; accepted: number; rejected: number; createdAt: Date; createdBy: string };
 
 const include = { service: { select: { slug: true } } } as const;
 
@@ -35,21 +47,28 @@ function toRow(row: Prisma.ExperimentGetPayload<{ include: typeof include }>): E
     qualityMaxDrop: row.qualityMaxDrop,
     startsAt: row.startsAt,
     endsAt: row.endsAt,
-    status: row.status,
+    status: row.status as ExperimentStatus,
+    decision: row.decision,
+    decisionNote: row.decisionNote,
+    decidedBy: row.decidedBy,
+    decidedAt: row.decidedAt,
+    version: row.version,
     createdAt: row.createdAt,
     createdBy: row.createdBy,
   };
 }
 
-export async function insertExperiment(
-  db: Db,
-  data: Omit<ExperimentRow, "id" | "serviceSlug" | "createdAt" | "status"> & { serviceId: string },
-): Promise<ExperimentRow> {
-  const row = await db.experiment.create({
-    data: { ...data, variants: data.variants, indicators: data.indicators },
-    include,
-  });
-  return toRow(row);
+export type NewExperiment = ExperimentDesign & {
+  serviceId: string;
+  name: string;
+  hypothesis: string;
+  startsAt: Date | null;
+  endsAt: Date | null;
+  createdBy: string;
+};
+
+export async function insertExperiment(db: Db, data: NewExperiment): Promise<ExperimentRow> {
+  return toRow(await db.experiment.create({ data, include }));
 }
 
 export async function listExperimentRows(db: Db): Promise<ExperimentRow[]> {
@@ -61,35 +80,58 @@ export async function findExperimentRow(db: Db, id: string): Promise<ExperimentR
   return row && toRow(row);
 }
 
-type StoredVariant = { latency: Record<string, string>; cost: RatioAccumulator };
-
-function encode(acc: VariantAccumulator): { latency: Prisma.InputJsonValue; cost: Prisma.InputJsonValue } {
-  const latency = Object.fromEntries(
-    INDICATORS.filter((i) => acc.latency[i].count > 0).map((i) => [
-      i,
-      Buffer.from(acc.latency[i].toBytes()).toString("base64"),
-    ]),
-  );
-  return { latency, cost: acc.cost as unknown as Prisma.InputJsonValue };
+/** Sets status and decision only if still at `baseVersion`; false when someone changed it in between. */
+export async function updateExperimentStatusIfVersion(
+  db: Db,
+  id: string,
+  baseVersion: number,
+  data: { status: ExperimentStatus; decision: string | null; decisionNote: string; decidedBy: string | null; decidedAt: Date | null },
+): Promise<boolean> {
+  const updated = await db.experiment.updateMany({ where: { id, version: baseVersion }, data: { ...data, version: baseVersion + 1 } });
+  return updated.count === 1;
 }
 
-function decode(row: {
+export async function listUploadRows(db: Db, experimentId: string): Promise<UploadRow[]> {
+  return db.experimentUpload.findMany({
+    where: { experimentId },
+    orderBy: { createdAt: "desc" },
+    take: 50,
+    select: { source: true, accepted: true, rejected: true, createdAt: true, createdBy: true },
+  });
+}
+
+type StoredVariant = {
   requests: number;
   latency: unknown;
   cost: unknown;
   qualitySum: number;
   qualityCount: number;
-}): VariantAccumulator {
-  const stored = { latency: row.latency, cost: row.cost } as StoredVariant;
+  qualitySumSquares: number | null;
+};
+
+function encode(acc: VariantAccumulator) {
+  const latency = Object.fromEntries(
+    INDICATORS.filter((i) => acc.latency[i].count > 0).map((i) => [i, Buffer.from(acc.latency[i].toBytes()).toString("base64")]),
+  );
+  return {
+    requests: acc.requests,
+    latency: latency as Prisma.InputJsonValue,
+    cost: acc.cost as unknown as Prisma.InputJsonValue,
+    qualitySum: acc.quality.sum,
+    qualityCount: acc.quality.n,
+    qualitySumSquares: acc.quality.sumSquares,
+  };
+}
+
+function decode(row: StoredVariant): VariantAccumulator {
   const acc = newAccumulator();
   acc.requests = row.requests;
-  for (const [indicator, base64] of Object.entries(stored.latency)) {
+  for (const [indicator, base64] of Object.entries(row.latency as Record<string, string>)) {
     if (INDICATORS.includes(indicator as Indicator))
       acc.latency[indicator as Indicator] = LatencySamples.fromBytes(new Uint8Array(Buffer.from(base64, "base64")));
   }
-  acc.cost = stored.cost;
-  acc.qualitySum = row.qualitySum;
-  acc.qualityCount = row.qualityCount;
+  acc.cost = row.cost as RatioAccumulator;
+  acc.quality = { n: row.qualityCount, sum: row.qualitySum, sumSquares: row.qualitySumSquares };
   return acc;
 }
 
@@ -99,13 +141,14 @@ export async function loadVariantData(db: Db, experimentId: string): Promise<Map
 }
 
 /**
- * Merges an upload into the stored results in one transaction; the experiment row is locked so
- * two uploads at once add up instead of overwriting each other.
+ * Merges an upload into the stored results and records who made it, in one transaction; the
+ * experiment row is locked so two uploads at once add up instead of overwriting each other.
  */
 export async function mergeVariantData(
   db: Db,
   experimentId: string,
   upload: Map<string, VariantAccumulator>,
+  record: { source: string; accepted: number; rejected: number; createdBy: string },
 ): Promise<void> {
   await db.$transaction(
     async (tx) => {
@@ -116,24 +159,15 @@ export async function mergeVariantData(
       for (const [variant, added] of upload) {
         if (added.requests === 0) continue;
         const merged = existing.get(variant) ?? newAccumulator();
-        merged.requests += added.requests;
-        for (const i of INDICATORS) merged.latency[i].merge(added.latency[i]);
-        merged.cost = mergeRatios(merged.cost, added.cost);
-        merged.qualitySum += added.qualitySum;
-        merged.qualityCount += added.qualityCount;
-        const data = {
-          requests: merged.requests,
-          ...encode(merged),
-          qualitySum: merged.qualitySum,
-          qualityCount: merged.qualityCount,
-          updatedAt: new Date(),
-        };
+        mergeAccumulators(merged, added);
+        const data = { ...encode(merged), updatedAt: new Date() };
         await tx.experimentVariant.upsert({
           where: { experimentId_variant: { experimentId, variant } },
           create: { experimentId, variant, ...data },
           update: data,
         });
       }
+      await tx.experimentUpload.create({ data: { experimentId, ...record } });
     },
     { timeout: 60_000 },
   );

@@ -1,7 +1,7 @@
 import { describe, expect, inject, it } from "vitest";
 import { histogramQuantile } from "@/lib/domain/histogram";
 import { goodAndTotal, resolveThreshold, attainment, burnRate, errorBudgetRemaining } from "@/lib/domain/slo";
-import { FIXTURE_COMPONENTS } from "@/scripts/stack/fixture-exporter";
+import { FIXTURE_COMPONENTS } from "@/test/fixture-exporter";
 import { fetchBucketIncreases, fetchBucketRates } from "./buckets";
 import { createPrometheusClient } from "./client";
 import { selector } from "./promql";

@@ -100,7 +100,7 @@ describe("budget validation", () => {
       "lone surrogate",
       { source: { preset: "custom", metric: "x", matchers: { stage: "\uD800" } } },
       "stages.0.components.0.source.matchers.stage",
-      "Label value is not valid Unicode",
+      "Label value is not valid Unicode (it has a lone surrogate)",
     ],
     [
       "unknown preset",

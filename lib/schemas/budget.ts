@@ -1,22 +1,14 @@
 import { z } from "zod";
 import type { BudgetDocument } from "@/lib/domain/budget";
-import { PRESET_IDS } from "@/lib/prometheus/presets";
+import { PRESET_IDS } from "@/lib/domain/presets";
+import { nameSchema, storable } from "./text";
+
+export { nameSchema };
 
 // The one definition of a valid budget, shared by the API handlers and the browser form.
 
 export const LIMITS = { stages: 40, componentsPerStage: 12, matchers: 12, maxBudgetMs: 3_600_000 } as const;
 
-const hasLoneSurrogate = (s: string) =>
-  /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
-const hasControlCharacter = (s: string) => /[\u0000-\u001f\u007f]/.test(s);
-
-export const nameSchema = (what: string, max = 80) =>
-  z
-    .string({ error: `${what} is required` })
-    .trim()
-    .min(1, `${what} is required`)
-    .max(max, `${what} must be at most ${max} characters`)
-    .refine((s) => !hasControlCharacter(s) && !hasLoneSurrogate(s), `${what} contains characters that are not allowed`);
 
 const budgetMsSchema = z
   .number({ error: "Enter a number of milliseconds" })
@@ -50,23 +42,36 @@ export const labelNameSchema = z
   .refine((n) => !n.startsWith("__"), "Label names starting with __ are reserved")
   .refine((n) => n !== "le", "le is the bucket label and cannot be a matcher");
 
-const labelValueSchema = z
-  .string()
-  .max(200, "Label values must be at most 200 characters")
-  .refine((v) => !hasLoneSurrogate(v), "Label value is not valid Unicode");
+const labelValueSchema = storable(
+  z.string({ error: "Label values are text" }).max(200, "Label values must be at most 200 characters"),
+  "Label value",
+);
+
+/**
+ * Label matchers as an object of name → value. Names are checked on the caller's own keys, before
+ * an object is rebuilt: a rebuilt object would silently drop "__proto__".
+ */
+const matchersSchema = z.preprocess(
+  (value, ctx) => {
+    if (value && typeof value === "object" && !Array.isArray(value)) {
+      const names = Object.keys(value);
+      if (names.length > LIMITS.matchers)
+        ctx.addIssue({ code: "custom", message: `At most ${LIMITS.matchers} label matchers`, input: value });
+      for (const name of names) {
+        const result = labelNameSchema.safeParse(name);
+        if (!result.success)
+          ctx.addIssue({ code: "custom", path: [name], message: result.error.issues[0]!.message, input: value });
+      }
+    }
+    return value;
+  },
+  z.record(z.string(), labelValueSchema, { error: "Label matchers are an object of label name to value" }),
+);
 
 export const metricSourceSchema = z.object({
   preset: z.enum(PRESET_IDS, { error: `Preset must be one of ${PRESET_IDS.join(", ")}` }),
   metric: metricNameSchema,
-  matchers: z.record(z.string(), labelValueSchema).superRefine((matchers, ctx) => {
-    const names = Object.keys(matchers);
-    if (names.length > LIMITS.matchers)
-      ctx.addIssue({ code: "custom", message: `At most ${LIMITS.matchers} label matchers` });
-    for (const name of names) {
-      const result = labelNameSchema.safeParse(name);
-      if (!result.success) ctx.addIssue({ code: "custom", path: [name], message: result.error.issues[0]!.message });
-    }
-  }),
+  matchers: matchersSchema,
 });
 
 export const componentSchema = z.object({
@@ -130,7 +135,7 @@ export const budgetDocumentSchema = budgetDocumentObject.superRefine(
 export const saveBudgetSchema = budgetDocumentObject
   .extend({
     version: z.number({ error: "version (the version this edit is based on) is required" }).int().positive(),
-    message: z.string().max(500, "Message must be at most 500 characters").optional(),
+    message: storable(z.string().max(500, "Message must be at most 500 characters"), "Message").optional(),
   })
   .superRefine(requireUniqueNames);
 

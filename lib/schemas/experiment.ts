@@ -1,14 +1,7 @@
 import { z } from "zod";
-import { nameSchema } from "./budget";
+import { INDICATORS } from "@/lib/domain/experiments";
 import { slugSchema } from "./service";
-
-export const INDICATORS = ["ttftMs", "itlMs", "e2eMs"] as const;
-export type Indicator = (typeof INDICATORS)[number];
-export const INDICATOR_LABEL: Record<Indicator, string> = {
-  ttftMs: "TTFT",
-  itlMs: "inter-token latency",
-  e2eMs: "end-to-end",
-};
+import { nameSchema, textSchema } from "./text";
 
 const dateSchema = z.coerce.date({ error: "Use an ISO date, e.g. 2026-11-20T00:00:00Z" });
 
@@ -16,21 +9,24 @@ export const createExperimentSchema = z
   .object({
     service: slugSchema,
     name: nameSchema("Name", 120),
-    hypothesis: z.string().trim().max(2000, "Hypothesis must be at most 2000 characters").default(""),
+    hypothesis: textSchema("Hypothesis", 2000).default(""),
     variants: z
       .array(
         z.object({
           name: z
-            .string()
+            .string({ error: "Variant names are text" })
             .trim()
             .regex(/^[A-Za-z0-9_.-]{1,60}$/, "Variant names use letters, digits, _ . and -"),
-          weight: z.number().positive("Weights are positive").max(1e6),
+          weight: z.number({ error: "Weights are numbers" }).positive("Weights are positive").max(1e6),
         }),
+        { error: "Variants are a list of { name, weight }" },
       )
       .min(2, "An experiment needs a control and at least one treatment")
       .max(8, "At most 8 variants"),
     indicators: z.array(z.enum(INDICATORS)).min(1, "Judge at least one latency indicator").default(["ttftMs"]),
-    judgedPercentile: z.union([z.literal(0.5), z.literal(0.95), z.literal(0.99)]).default(0.95),
+    judgedPercentile: z.union([z.literal(0.5), z.literal(0.95), z.literal(0.99)], {
+      error: "The judged percentile is 0.5, 0.95 or 0.99",
+    }).default(0.95),
     qualityMaxDrop: z.number().min(0).max(1).nullable().default(null),
     startsAt: dateSchema.nullable().default(null),
     endsAt: dateSchema.nullable().default(null),
@@ -52,3 +48,20 @@ export const createExperimentSchema = z
 export const uploadQuerySchema = z.object({
   onError: z.enum(["skip", "reject"], { error: "onError is skip or reject" }).default("reject"),
 });
+
+export const EXPERIMENT_DECISIONS = ["ship", "do-not-ship", "iterate"] as const;
+
+/** Running → stopped (no more data) → decided (with the decision and why), or back to running. */
+export const experimentStatusSchema = z
+  .object({
+    version: z.number({ error: "version (the version this change is based on) is required" }).int().positive(),
+    status: z.enum(["running", "stopped", "decided"], { error: "Status is running, stopped or decided" }),
+    decision: z.enum(EXPERIMENT_DECISIONS, { error: "Decision is ship, do-not-ship or iterate" }).nullable().default(null),
+    decisionNote: textSchema("Decision note", 2000).default(""),
+  })
+  .superRefine((s, ctx) => {
+    if (s.status === "decided" && !s.decision)
+      ctx.addIssue({ code: "custom", path: ["decision"], message: "Record the decision: ship, do-not-ship or iterate" });
+    if (s.status !== "decided" && s.decision)
+      ctx.addIssue({ code: "custom", path: ["decision"], message: "Only a decided experiment has a decision" });
+  });

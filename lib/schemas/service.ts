@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { metricSourceSchema, nameSchema, requireUniqueNames, stagesSchema } from "./budget";
+import { textSchema } from "./text";
 
 export const slugSchema = z
   .string({ error: "Slug is required" })
@@ -12,7 +13,7 @@ export const createServiceSchema = z
   .object({
     slug: slugSchema,
     name: nameSchema("Name", 120),
-    description: z.string().trim().max(2000, "Description must be at most 2000 characters").default(""),
+    description: textSchema("Description", 2000).default(""),
     indicator: nameSchema("Indicator", 60).default("TTFT"),
     targetMs: z
       .number({ error: "Enter the target in milliseconds" })

@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { chatApi } from "@/prisma/seed-data";
 import { createDb } from "@/lib/db/create";
-import { rejection } from "@/scripts/stack/rejection";
+import { rejection } from "@/test/rejection";
 import { AppError } from "@/lib/errors";
-import { testPoolSize } from "@/scripts/stack/databases";
+import { testPoolSize } from "@/test/databases";
 import { getBudget, listRevisions, restoreRevision, saveBudget } from "./budgets";
 import { createService, listServices } from "./services";
 

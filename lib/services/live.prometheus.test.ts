@@ -5,7 +5,7 @@ import { EMBEDDED_POOL_SIZE } from "@/lib/db/embedded";
 import { createPrometheusClient } from "@/lib/prometheus/client";
 import { coalesce } from "@/lib/prometheus/coalesce";
 import { selector } from "@/lib/prometheus/promql";
-import { startFixtureExporter } from "@/scripts/stack/fixture-exporter";
+import { startFixtureExporter } from "@/test/fixture-exporter";
 import { startPrometheus } from "@/scripts/stack/prometheus";
 import { createService } from "./services";
 import { createSlo, getSloStatuses } from "./slos";

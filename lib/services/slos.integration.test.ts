@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { createDb } from "@/lib/db/create";
-import { rejection } from "@/scripts/stack/rejection";
-import { testPoolSize } from "@/scripts/stack/databases";
+import { rejection } from "@/test/rejection";
+import { testPoolSize } from "@/test/databases";
 import { createService } from "./services";
 import { createSlo, deleteSlo, getSloStatuses, updateSlo } from "./slos";
 

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { describeSchema, freshDatabase, withClient } from "@/scripts/stack/databases";
+import { describeSchema, freshDatabase, withClient } from "@/test/databases";
 import { applyMigrations, diffSchemas, pendingMigrationSql, readSchema } from "./migrations";
 
 const kind = inject("databaseKind");

@@ -1,18 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { minimumSamples, quantileDifference, quantileWithCI, sortedRanks } from "./quantile-ci";
+import { minimumSamples, orderStatisticInterval, quantileWithCI, sortedRanks } from "./quantile-ci";
 import { normalQuantile, twoSidedZ } from "./normal";
-
-/** Deterministic uniform generator (mulberry32), so the simulation is the same every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seeded } from "./seeded";
 
 const oneToHundred = Float64Array.from({ length: 100 }, (_, i) => i + 1);
 
@@ -26,33 +15,61 @@ describe("normal quantiles", () => {
   it("z for 95 % two-sided", () => expect(twoSidedZ(0.95)).toBeCloseTo(1.959964, 6));
 });
 
-describe("percentiles with order-statistic intervals (hand-computed)", () => {
+// Known answers from exact rational binomial sums (Python fractions): the lower rank l is the
+// largest with P(B ≤ l − 1) ≤ 2.5 %, the upper rank u the smallest with P(B ≥ u) ≤ 2.5 %,
+// B ~ Binomial(n, p) the number of samples at or below the true quantile.
+describe("order-statistic intervals from exact binomial ranks", () => {
   it.each([
-    [0.5, 5],
+    [100, 0.5, 40, 61, 0.9647997997822951],
+    [100, 0.95, 90, 100, 0.9826070607121813],
+    [77, 0.95, 69, 77, 0.966125907456105],
+    [20, 0.5, 6, 15, 0.9586105346679688],
+    [200, 0.95, 184, 197, 0.9671521638567258],
+    [500, 0.95, 465, 485, 0.960498735515962],
+    [1000, 0.99, 983, 997, 0.9760947634979771],
+  ])("n=%d, p=%s: ranks [%d, %d], coverage %s", (n, p, lowerRank, upperRank, coverage) => {
+    const interval = orderStatisticInterval(n, p, 0.95)!;
+    expect(interval).toMatchObject({ lowerRank, upperRank });
+    expect(interval.coverage).toBeCloseTo(coverage, 9);
+  });
+
+  it("has no two-sided 95 % interval inside 5 samples for the median (0.5⁵ > 2.5 %)", () => {
+    expect(orderStatisticInterval(5, 0.5, 0.95)).toBeNull();
+    expect(orderStatisticInterval(6, 0.5, 0.95)).toMatchObject({ lowerRank: 1, upperRank: 6 });
+  });
+
+  it("stays exact and fast for ten million samples (normal approximation as a cross-check)", () => {
+    const n = 10_000_000;
+    const interval = orderStatisticInterval(n, 0.95, 0.95)!;
+    const spread = 1.959964 * Math.sqrt(n * 0.95 * 0.05);
+    expect(Math.abs(interval.lowerRank - (n * 0.95 - spread))).toBeLessThan(3);
+    expect(Math.abs(interval.upperRank - (n * 0.95 + spread))).toBeLessThan(3);
+    expect(interval.coverage).toBeGreaterThanOrEqual(0.95);
+  });
+});
+
+describe("percentiles with their intervals", () => {
+  it.each([
+    [0.5, 6],
     [0.95, 77],
     [0.99, 397],
-  ])("p=%s needs more than 4p/(1−p) samples: at least %d", (p, n) => expect(minimumSamples(p)).toBe(n));
+  ])("p=%s needs at least %d samples (more than 4p/(1−p), and both ranks inside the sample)", (p, n) =>
+    expect(minimumSamples(p)).toBe(n),
+  );
 
-  it("p50 of 1..100: value 50, ranks 50 ∓ 1.96·√25 → [40, 60]", () => {
-    expect(quantileWithCI(sortedRanks(oneToHundred), 0.5)).toEqual({
+  it("p50 of 1..100: value 50, interval [40, 61]", () => {
+    expect(quantileWithCI(sortedRanks(oneToHundred), 0.5)).toMatchObject({
       ok: true,
       p: 0.5,
       n: 100,
       value: 50,
       lower: 40,
-      upper: 60,
+      upper: 61,
     });
   });
 
-  it("p95 of 1..100: value 95, ranks 95 ∓ 1.96·√4.75 → [90, 100]", () => {
-    expect(quantileWithCI(sortedRanks(oneToHundred), 0.95)).toEqual({
-      ok: true,
-      p: 0.95,
-      n: 100,
-      value: 95,
-      lower: 90,
-      upper: 100,
-    });
+  it("p95 of 1..100: value 95, interval [90, 100]", () => {
+    expect(quantileWithCI(sortedRanks(oneToHundred), 0.95)).toMatchObject({ value: 95, lower: 90, upper: 100 });
   });
 
   it("refuses p95 on 76 samples and says how many it needs", () => {
@@ -65,40 +82,25 @@ describe("percentiles with order-statistic intervals (hand-computed)", () => {
     });
   });
 
-  it("covers the true p95 of a log-normal in about 95 % of 1000 simulated experiments", () => {
+  it("covers the true p95 of a log-normal as often as the exact binomial coverage says (4000 seeded experiments)", () => {
     const random = seeded(42);
     const mu = Math.log(400);
     const sigma = 0.5;
     const trueP95 = Math.exp(mu + sigma * normalQuantile(0.95));
+    const experiments = 4000;
+    const n = 200;
     let covered = 0;
-    for (let experiment = 0; experiment < 1000; experiment++) {
-      const samples = Float64Array.from({ length: 500 }, () =>
+    for (let experiment = 0; experiment < experiments; experiment++) {
+      const samples = Float64Array.from({ length: n }, () =>
         Math.exp(mu + sigma * normalQuantile(Math.min(1 - 1e-12, Math.max(1e-12, random())))),
       );
       samples.sort();
       const estimate = quantileWithCI(sortedRanks(samples), 0.95);
       if (estimate.ok && estimate.lower <= trueP95 && trueP95 <= estimate.upper) covered++;
     }
-    expect(covered / 1000).toBeGreaterThanOrEqual(0.93);
-    expect(covered / 1000).toBeLessThanOrEqual(0.98);
-  });
-});
-
-describe("difference of percentiles", () => {
-  it("seed example: 660 → 580 ms is −80 ms (−12 %), significant when the intervals are tight", () => {
-    const control = { ok: true as const, p: 0.95, n: 5000, value: 660, lower: 640, upper: 680 };
-    const treatment = { ok: true as const, p: 0.95, n: 5000, value: 580, lower: 565, upper: 595 };
-    const d = quantileDifference(control, treatment);
-    expect(d.absolute).toBe(-80);
-    expect(d.relative).toBeCloseTo(-0.1212, 4);
-    // se 40/3.92 and 30/3.92 → combined 12.76 → ±25.0 ms
-    expect(d.absoluteUpper - d.absolute).toBeCloseTo(25, 1);
-    expect(d.isSignificant).toBe(true);
-  });
-
-  it("overlapping wide intervals are not significant", () => {
-    const control = { ok: true as const, p: 0.95, n: 100, value: 660, lower: 560, upper: 760 };
-    const treatment = { ok: true as const, p: 0.95, n: 100, value: 640, lower: 540, upper: 740 };
-    expect(quantileDifference(control, treatment).isSignificant).toBe(false);
+    const exact = orderStatisticInterval(n, 0.95, 0.95)!.coverage; // 0.967
+    const threeStandardErrors = 3 * Math.sqrt((exact * (1 - exact)) / experiments); // ±0.0085
+    expect(exact).toBeGreaterThanOrEqual(0.95);
+    expect(Math.abs(covered / experiments - exact)).toBeLessThanOrEqual(threeStandardErrors);
   });
 });

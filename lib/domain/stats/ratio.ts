@@ -28,7 +28,13 @@ export function mergeRatios(a: RatioAccumulator, b: RatioAccumulator): RatioAccu
   };
 }
 
-export type RatioEstimate = { value: number; lower: number; upper: number } | null;
+/** lower, upper and standardError are null when one request cannot tell the spread. */
+export type RatioEstimate = {
+  value: number;
+  lower: number | null;
+  upper: number | null;
+  standardError: number | null;
+} | null;
 
 /** x/y × scale with a delta-method interval; null when y sums to zero. */
 export function ratioEstimate(acc: RatioAccumulator, scale = 1, confidence = 0.95): RatioEstimate {
@@ -36,11 +42,12 @@ export function ratioEstimate(acc: RatioAccumulator, scale = 1, confidence = 0.9
   const meanX = acc.sumX / acc.n;
   const meanY = acc.sumY / acc.n;
   const ratio = meanX / meanY;
-  if (acc.n < 2) return { value: ratio * scale, lower: ratio * scale, upper: ratio * scale };
+  if (acc.n < 2) return { value: ratio * scale, lower: null, upper: null, standardError: null };
   const varX = (acc.sumXX - acc.n * meanX * meanX) / (acc.n - 1);
   const varY = (acc.sumYY - acc.n * meanY * meanY) / (acc.n - 1);
   const cov = (acc.sumXY - acc.n * meanX * meanY) / (acc.n - 1);
   const variance = Math.max(0, (varX - 2 * ratio * cov + ratio * ratio * varY) / (acc.n * meanY * meanY));
-  const half = twoSidedZ(confidence) * Math.sqrt(variance);
-  return { value: ratio * scale, lower: (ratio - half) * scale, upper: (ratio + half) * scale };
+  const standardError = Math.sqrt(variance) * scale;
+  const half = twoSidedZ(confidence) * standardError;
+  return { value: ratio * scale, lower: ratio * scale - half, upper: ratio * scale + half, standardError };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { logGamma, sampleRatioMismatch, upperRegularisedGamma } from "./srm";
+import { sampleRatioMismatch } from "./srm";
+import { logGamma, upperRegularisedGamma } from "./special";
 import { addToRatio, emptyRatio, ratioEstimate } from "./ratio";
 
 describe("sample-ratio mismatch (hand-computed chi-square)", () => {

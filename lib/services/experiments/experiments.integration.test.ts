@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createDb } from "@/lib/db/create";
-import { rejection } from "@/scripts/stack/rejection";
-import { testPoolSize } from "@/scripts/stack/databases";
+import { rejection } from "@/test/rejection";
+import { testPoolSize } from "@/test/databases";
 import { chatApi } from "@/prisma/seed-data";
 import { createService } from "../services";
 import { createExperiment, getAnalysis, uploadSamples } from "./experiments";

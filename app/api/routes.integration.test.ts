@@ -7,7 +7,7 @@ import * as restoreRoute from "@/app/api/services/[slug]/budget/revisions/[versi
 import * as healthRoute from "@/app/api/health/route";
 import * as experimentsRoute from "@/app/api/experiments/route";
 import * as optimizationsRoute from "@/app/api/optimizations/route";
-import { withClient } from "@/scripts/stack/databases";
+import { withClient } from "@/test/databases";
 import { chatApi } from "@/prisma/seed-data";
 import { db } from "@/lib/db/client";
 

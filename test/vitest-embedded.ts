@@ -1,6 +1,6 @@
 import type { TestProject } from "vitest/node";
-import { startEmbeddedPostgres } from "../../lib/db/embedded";
-import { applyMigrations } from "../../lib/db/migrate/migrations";
+import { startEmbeddedPostgres } from "../lib/db/embedded";
+import { applyMigrations } from "../lib/db/migrate/migrations";
 
 export default async function setup(project: TestProject) {
   const embedded = await startEmbeddedPostgres();

@@ -1,8 +1,8 @@
 import type { TestProject } from "vitest/node";
-import { startEmbeddedPostgres } from "../../lib/db/embedded";
-import { applyMigrations } from "../../lib/db/migrate/migrations";
+import { startEmbeddedPostgres } from "../lib/db/embedded";
+import { applyMigrations } from "../lib/db/migrate/migrations";
 import { startFixtureExporter } from "./fixture-exporter";
-import { startPrometheus } from "./prometheus";
+import { startPrometheus } from "../scripts/stack/prometheus";
 
 // A real Prometheus scraping the fixture exporter every second, plus a database for the
 // services that read budgets and SLOs.

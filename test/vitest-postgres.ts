@@ -1,5 +1,5 @@
 import type { TestProject } from "vitest/node";
-import { applyMigrations } from "../../lib/db/migrate/migrations";
+import { applyMigrations } from "../lib/db/migrate/migrations";
 import { startPostgresCluster } from "./postgres";
 
 export default async function setup(project: TestProject) {

@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, waitFor } from "./net";
+import { freePort, waitFor } from "../scripts/stack/net";
 
 // A throwaway PostgreSQL cluster from the server binaries Debian installs, for tests and
 // benchmarks. Runs as the `postgres` user when started as root (initdb refuses root).

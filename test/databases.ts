@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { inject } from "vitest";
-import { EMBEDDED_POOL_SIZE, startEmbeddedPostgres } from "../../lib/db/embedded";
+import { EMBEDDED_POOL_SIZE, startEmbeddedPostgres } from "../lib/db/embedded";
 
 /** Connections a test client may open: several on PostgreSQL, one on the embedded database. */
 export function testPoolSize(): number {

@@ -1,9 +1,9 @@
 import Link from "next/link";
 import { Suspense } from "react";
 import { ServicesSkeleton } from "@/components/services/services-skeleton";
-import { db } from "@/lib/db/client";
+import { runtime } from "@/lib/services/runtime";
 import { listServices } from "@/lib/services/services";
-import { formatMs } from "@/lib/domain/budget";
+import { formatMs } from "@/lib/domain/format";
 import { Card, EmptyState, cx } from "@/components/ui/primitives";
 
 export const dynamic = "force-dynamic";
@@ -28,7 +28,7 @@ export default function ServicesPage() {
 }
 
 async function ServiceCards() {
-  const services = await listServices({ db: db() });
+  const services = await listServices({ db: runtime().db });
   return (
     <>
       {services.length === 0 ? (

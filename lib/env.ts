@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 
 // Environment, read once and validated. The launcher (scripts/serve.ts) sets DATABASE_URL to

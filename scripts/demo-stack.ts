@@ -60,6 +60,8 @@ const app = spawn(
   process.execPath,
   [
     resolve("node_modules/tsx/dist/cli.mjs"),
+    // lib/services is server-only: the launcher seeds through it outside Next.
+    "--conditions=react-server",
     "scripts/serve.ts",
     "--port",
     values.port!,

@@ -1,14 +1,14 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Card, EmptyState } from "@/components/ui/primitives";
-import { db } from "@/lib/db/client";
+import { runtime } from "@/lib/services/runtime";
 import { listExperiments } from "@/lib/services/experiments/experiments";
 
 export const metadata: Metadata = { title: "Experiments" };
 export const dynamic = "force-dynamic";
 
 export default async function ExperimentsPage() {
-  const experiments = await listExperiments({ db: db() });
+  const experiments = await listExperiments({ db: runtime().db });
   return (
     <div className="space-y-4">
       <div className="flex items-center justify-between">

@@ -4,7 +4,8 @@ import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useState } from "react";
 import { FormProvider, useFieldArray, useForm, useWatch } from "react-hook-form";
-import { Button, Card, FieldError, Select, TextInput } from "@/components/ui/primitives";
+import { Field } from "@/components/ui/field";
+import { Button, Card, FieldError, TextInput } from "@/components/ui/primitives";
 import { budgetFit, type BudgetDocument } from "@/lib/domain/budget";
 import { mergeBudgets } from "@/lib/domain/budget-merge";
 import { genericStageSource } from "@/lib/domain/presets";
@@ -12,9 +13,18 @@ import { ApiError, apiFetch } from "@/lib/queries/api";
 import type { BudgetView, RevisionView } from "@/lib/services/budgets";
 import { ConflictPanel } from "./conflict-panel";
 import { FitSummary } from "./fit-summary";
-import { formPath, fromForm, parseMs, sourceToForm, toForm, type BudgetForm, type ComponentForm } from "./form-model";
+import {
+  formPath,
+  fromForm,
+  moveComponent,
+  sourceToForm,
+  toForm,
+  type BudgetForm,
+  type ComponentForm,
+} from "./form-model";
 import { SourceEditor } from "./source-editor";
 import { StageCard } from "./stage-card";
+import { TargetFields } from "./target-fields";
 import { budgetResolver } from "./use-budget-resolver";
 
 export type Conflict = { message: string; current: BudgetView; revisionsSince: RevisionView[] };
@@ -100,43 +110,7 @@ export function BudgetEditor({ initial }: { initial: BudgetView }) {
       <form noValidate onSubmit={submit} className="grid gap-4 lg:grid-cols-[1fr_20rem]" aria-label="Budget">
         <div className="space-y-4">
           <Card>
-            <div className="grid grid-cols-3 gap-3">
-              <div>
-                <label htmlFor="indicator" className="block text-sm font-medium">
-                  Indicator
-                </label>
-                <TextInput
-                  id="indicator"
-                  invalid={!!errors.indicator}
-                  aria-describedby="indicator-error"
-                  {...form.register("indicator")}
-                />
-                <FieldError id="indicator-error" message={errors.indicator?.message} />
-              </div>
-              <div>
-                <label htmlFor="quantile" className="block text-sm font-medium">
-                  Percentile
-                </label>
-                <Select id="quantile" {...form.register("quantile", { setValueAs: Number })}>
-                  <option value={0.5}>p50</option>
-                  <option value={0.95}>p95</option>
-                  <option value={0.99}>p99</option>
-                </Select>
-              </div>
-              <div>
-                <label htmlFor="targetMs" className="block text-sm font-medium">
-                  Target (ms)
-                </label>
-                <TextInput
-                  id="targetMs"
-                  inputMode="decimal"
-                  invalid={!!errors.targetMs}
-                  aria-describedby="targetMs-error"
-                  {...form.register("targetMs", { setValueAs: parseMs })}
-                />
-                <FieldError id="targetMs-error" message={errors.targetMs?.message} />
-              </div>
-            </div>
+            <TargetFields />
             <details className="mt-3 text-sm">
               <summary className="cursor-pointer text-slate-600 dark:text-slate-400">
                 End-to-end histogram (for the measured {targetKey} beside the stacked budgets)
@@ -158,6 +132,10 @@ export function BudgetEditor({ initial }: { initial: BudgetView }) {
                   count={stages.fields.length}
                   time={fit.byPercentile[targetKey].stageTimes[i] ?? { ms: null, criticalComponent: null }}
                   onMove={(from, to) => stages.move(from, to)}
+                  stageNames={values.stages?.map((st) => st?.name ?? "") ?? []}
+                  onMoveComponent={(component, to) =>
+                    stages.replace(moveComponent(structuredClone(form.getValues("stages")), i, component, to))
+                  }
                   onRemove={() => stages.remove(i)}
                   newComponent={newComponent}
                 />
@@ -181,10 +159,15 @@ export function BudgetEditor({ initial }: { initial: BudgetView }) {
             <FitSummary doc={doc} fit={fit} />
           </Card>
           <Card className="space-y-2">
-            <label htmlFor="message" className="block text-sm font-medium">
-              Change note <span className="font-normal text-slate-500">(optional)</span>
-            </label>
-            <TextInput id="message" placeholder="Why this change?" {...form.register("message")} />
+            <Field
+              label={
+                <>
+                  Change note <span className="font-normal text-slate-500">(optional)</span>
+                </>
+              }
+            >
+              {(control) => <TextInput {...control} placeholder="Why this change?" {...form.register("message")} />}
+            </Field>
             {conflict && (
               <ConflictPanel
                 conflict={conflict}

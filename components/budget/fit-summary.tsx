@@ -1,4 +1,5 @@
-import { PERCENTILES, formatMs, type BudgetFit, type BudgetDocument, type StageTime } from "@/lib/domain/budget";
+import { PERCENTILES, type BudgetFit, type BudgetDocument, type StageTime } from "@/lib/domain/budget";
+import { formatMs } from "@/lib/domain/format";
 import { cx } from "@/components/ui/primitives";
 
 const STAGE_COLOURS = [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { chatApi } from "@/prisma/seed-data";
-import { formPath, fromForm, parseMs, toForm } from "./form-model";
+import { formPath, fromForm, moveComponent, parseMs, sourceToForm, toForm, type StageForm } from "./form-model";
 
 describe("budget form model", () => {
   it("round-trips a budget through the form unchanged", () => {
@@ -42,5 +42,44 @@ describe("budget form model", () => {
   it("maps a matcher error onto the matcher list", () => {
     expect(formPath("stages.1.components.0.source.matchers.__name__")).toBe("stages.1.components.0.source.matchers");
     expect(formPath("stages.1.components.0.budgetMs.p95")).toBe("stages.1.components.0.budgetMs.p95");
+  });
+});
+
+describe("moving a component between stages", () => {
+  const c = (name: string) => ({ name, budgetMs: { p50: null, p95: 10, p99: null }, source: sourceToForm(null) });
+  const stages = () => [
+    { name: "Network", components: [c("Network")] },
+    { name: "Safety ∥ RAG", components: [c("Safety check"), c("RAG retrieval")] },
+    { name: "Queue", components: [c("Queue")] },
+  ];
+  const names = (s: StageForm[]) => s.map((st) => `${st.name}: ${st.components.map((x) => x.name).join(" ∥ ")}`);
+
+  it("into another stage, as a parallel component", () => {
+    expect(names(moveComponent(stages(), 1, 0, 2))).toEqual([
+      "Network: Network",
+      "Safety ∥ RAG: RAG retrieval",
+      "Queue: Queue ∥ Safety check",
+    ]);
+  });
+  it("out into a stage of its own right after", () => {
+    expect(names(moveComponent(stages(), 1, 0, "new"))).toEqual([
+      "Network: Network",
+      "Safety ∥ RAG: RAG retrieval",
+      "Safety check: Safety check",
+      "Queue: Queue",
+    ]);
+  });
+  it("removes a stage it leaves empty, and never changes the input", () => {
+    const before = stages();
+    expect(names(moveComponent(before, 0, 0, 2))).toEqual([
+      "Safety ∥ RAG: Safety check ∥ RAG retrieval",
+      "Queue: Queue ∥ Network",
+    ]);
+    expect(names(before)).toEqual(names(stages()));
+  });
+  it("names a new stage apart from existing ones", () => {
+    const withDns = [{ name: "Network", components: [c("Network"), c("DNS")] }, ...stages().slice(1)];
+    expect(names(moveComponent(withDns, 0, 0, "new")).slice(0, 2)).toEqual(["Network: DNS", "Network 2: Network"]);
+    expect(names(moveComponent(stages(), 0, 0, "new"))[0]).toBe("Network: Network");
   });
 });

@@ -99,3 +99,22 @@ export function parseMs(raw: unknown): number | null {
   const n = Number(String(raw).replace(/\s|_/g, "").replace(/,/g, "."));
   return n;
 }
+
+/**
+ * Moves component `c` of stage `from` into stage `to` (as a parallel component), or into a new
+ * stage right after `from`. A stage left without components is removed.
+ */
+export function moveComponent(stages: StageForm[], from: number, c: number, to: number | "new"): StageForm[] {
+  const next = stages.map((s) => ({ ...s, components: [...s.components] }));
+  const [moved] = next[from]!.components.splice(c, 1);
+  if (!moved) return stages;
+  if (to === "new") {
+    const taken = new Set(next.filter((s) => s.components.length > 0).map((s) => s.name.toLowerCase()));
+    let name = moved.name;
+    for (let n = 2; taken.has(name.toLowerCase()); n++) name = `${moved.name} ${n}`;
+    next.splice(from + 1, 0, { name, components: [moved] });
+  } else {
+    next[to]!.components.push(moved);
+  }
+  return next.filter((s) => s.components.length > 0);
+}

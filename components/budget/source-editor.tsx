@@ -49,7 +49,7 @@ export function SourceEditor({
                 list={`${id}-metrics`}
                 className="font-mono"
                 placeholder="llm_stage_duration_seconds"
-                invalid={!!errors?.metric}
+                aria-invalid={errors?.metric ? true : undefined}
                 aria-describedby={`${id}-metric-error`}
                 {...register(`${base}.metric`)}
               />

@@ -2,8 +2,9 @@
 
 import { useState } from "react";
 import { useFieldArray, useFormContext, useWatch } from "react-hook-form";
-import { Button, FieldError, TextInput, cx } from "@/components/ui/primitives";
-import { PERCENTILES, formatMs, type StageTime } from "@/lib/domain/budget";
+import { Button, FieldError, Select, TextInput, cx } from "@/components/ui/primitives";
+import { PERCENTILES, type StageTime } from "@/lib/domain/budget";
+import { formatMs } from "@/lib/domain/format";
 import { parseMs, type BudgetForm, type ComponentForm } from "./form-model";
 import { SourceEditor } from "./source-editor";
 
@@ -11,12 +12,14 @@ type Props = {
   index: number;
   count: number;
   time: StageTime;
+  stageNames: string[];
   onMove: (from: number, to: number) => void;
+  onMoveComponent: (component: number, to: number | "new") => void;
   onRemove: () => void;
   newComponent: (name: string) => ComponentForm;
 };
 
-export function StageCard({ index, count, time, onMove, onRemove, newComponent }: Props) {
+export function StageCard({ index, count, time, stageNames, onMove, onMoveComponent, onRemove, newComponent }: Props) {
   const { register, control, formState } = useFormContext<BudgetForm>();
   const components = useFieldArray({ control, name: `stages.${index}.components` });
   const [openSource, setOpenSource] = useState<number | null>(null);
@@ -35,7 +38,7 @@ export function StageCard({ index, count, time, onMove, onRemove, newComponent }
           <TextInput
             aria-label={`Stage ${index + 1} name`}
             className="font-medium"
-            invalid={!!errors?.name}
+            aria-invalid={errors?.name ? true : undefined}
             aria-describedby={`stage-${index}-name-error`}
             {...register(`stages.${index}.name`)}
           />
@@ -92,7 +95,7 @@ export function StageCard({ index, count, time, onMove, onRemove, newComponent }
                 <td className="pr-2">
                   <TextInput
                     aria-label={`Stage ${index + 1} component ${c + 1} name`}
-                    invalid={!!cErrors?.name}
+                    aria-invalid={cErrors?.name ? true : undefined}
                     aria-describedby={`s${index}c${c}-name-error`}
                     {...register(`stages.${index}.components.${c}.name`)}
                   />
@@ -112,7 +115,7 @@ export function StageCard({ index, count, time, onMove, onRemove, newComponent }
                       aria-label={`Stage ${index + 1} component ${c + 1} ${p} budget in ms`}
                       inputMode="decimal"
                       className="tabular-nums"
-                      invalid={!!cErrors?.budgetMs?.[p]}
+                      aria-invalid={cErrors?.budgetMs?.[p] ? true : undefined}
                       aria-describedby={`s${index}c${c}-${p}-error`}
                       {...register(`stages.${index}.components.${c}.budgetMs.${p}`, { setValueAs: parseMs })}
                     />
@@ -136,6 +139,25 @@ export function StageCard({ index, count, time, onMove, onRemove, newComponent }
                   >
                     ↑
                   </Button>
+                  <Select
+                    aria-label={`Move component ${c + 1} of stage ${index + 1} to`}
+                    className="ml-1 inline-block w-auto"
+                    value=""
+                    onChange={(e) => {
+                      if (e.target.value === "") return;
+                      onMoveComponent(c, e.target.value === "new" ? "new" : Number(e.target.value));
+                    }}
+                  >
+                    <option value="">Move to…</option>
+                    {stageNames.map((name, s) =>
+                      s === index ? null : (
+                        <option key={s} value={s}>
+                          stage {s + 1}: {name} (parallel)
+                        </option>
+                      ),
+                    )}
+                    {(isParallel || stageNames.length === 1) && <option value="new">a stage of its own, next</option>}
+                  </Select>
                   <Button
                     variant="ghost"
                     aria-label={`Remove component ${c + 1} of stage ${index + 1}`}

@@ -11,6 +11,8 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
+import { formatMeasuredMs } from "@/lib/domain/format";
+import { niceScale } from "@/lib/domain/ticks";
 import type { ComponentStatus } from "@/lib/domain/waterfall";
 
 // A pure chart: rows in, SVG out. Each row is one component drawn from where its stage starts;
@@ -31,6 +33,7 @@ export const STATUS_COLOUR: Record<ComponentStatus, string> = {
   ok: "#16a34a",
   warn: "#d97706",
   over: "#dc2626",
+  unknown: "#8b5cf6",
   nodata: "#94a3b8",
 };
 
@@ -40,9 +43,7 @@ function TooltipBody({ active, payload }: { active?: boolean; payload?: { payloa
   return (
     <div className="rounded border border-slate-200 bg-white px-2 py-1 text-xs shadow dark:border-slate-700 dark:bg-slate-900">
       <p className="font-medium">{row.label}</p>
-      <p>
-        measured: {row.actualMs === null ? "no data" : `${row.isLowerBound ? "≥ " : ""}${row.actualMs.toFixed(1)} ms`}
-      </p>
+      <p>measured: {row.actualMs === null ? "no data" : formatMeasuredMs(row.actualMs, row.isLowerBound)}</p>
       <p>budget: {row.budgetMs === null ? "none" : `${row.budgetMs} ms`}</p>
     </div>
   );
@@ -61,7 +62,8 @@ export function WaterfallChart({
 }) {
   const height = Math.max(160, rows.length * 34 + 48);
   const maxX =
-    Math.max(targetMs, stackedMs, measuredEndToEndMs ?? 0, ...rows.map((r) => r.budgetMark?.[1] ?? 0)) * 1.08;
+    Math.max(targetMs, stackedMs, measuredEndToEndMs ?? 0, ...rows.map((r) => r.budgetMark?.[1] ?? 0)) * 1.04;
+  const { domain, ticks } = niceScale(0, maxX, 8);
   return (
     <div
       style={{ height }}
@@ -72,7 +74,7 @@ export function WaterfallChart({
       <ResponsiveContainer width="100%" height="100%">
         <BarChart data={rows} layout="vertical" margin={{ top: 16, right: 24, bottom: 8, left: 8 }} barCategoryGap={6}>
           <CartesianGrid horizontal={false} strokeOpacity={0.2} />
-          <XAxis type="number" domain={[0, Math.ceil(maxX)]} unit=" ms" tick={{ fontSize: 11 }} />
+          <XAxis type="number" domain={domain} ticks={ticks} unit=" ms" tick={{ fontSize: 11 }} />
           <YAxis yAxisId="main" type="category" dataKey="label" width={210} tick={{ fontSize: 11 }} interval={0} />
           <YAxis yAxisId="mark" type="category" dataKey="label" hide />
           <Tooltip content={<TooltipBody />} cursor={{ fillOpacity: 0.06 }} />

@@ -3,11 +3,14 @@
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useFieldArray, useForm } from "react-hook-form";
+import { Field } from "@/components/ui/field";
 import { Button, Card, FieldError, Select, TextInput } from "@/components/ui/primitives";
+import { INDICATORS, INDICATOR_LABEL } from "@/lib/domain/experiments";
 import { ApiError, apiFetch } from "@/lib/queries/api";
-import { INDICATORS, INDICATOR_LABEL } from "@/lib/schemas/experiment";
+import { urls } from "@/lib/queries/resources";
 
 type FormValues = {
+  qualityMaxDrop?: string;
   service: string;
   name: string;
   hypothesis: string;
@@ -41,7 +44,7 @@ export function NewExperimentForm({ services }: { services: { slug: string; name
   const { errors } = form.formState;
   const create = useMutation({
     mutationFn: (v: FormValues) =>
-      apiFetch<{ id: string }>("/api/experiments", {
+      apiFetch<{ id: string }>(urls.experiments(), {
         method: "POST",
         json: {
           service: v.service,
@@ -70,26 +73,29 @@ export function NewExperimentForm({ services }: { services: { slug: string; name
         onSubmit={form.handleSubmit((v) => create.mutate(v))}
         aria-label="New experiment"
       >
-        <label className="flex flex-col gap-1">
-          Service
-          <Select {...form.register("service")}>
-            {services.map((s) => (
-              <option key={s.slug} value={s.slug}>
-                {s.name}
-              </option>
-            ))}
-          </Select>
-          <FieldError id="exp-service-error" message={errors.service?.message} />
-        </label>
-        <label className="flex flex-col gap-1">
-          Experiment name
-          <TextInput invalid={!!errors.name} placeholder="prefix_caching_v1" {...form.register("name")} />
-          <FieldError id="exp-name-error" message={errors.name?.message} />
-        </label>
-        <label className="flex flex-col gap-1">
-          Hypothesis
-          <TextInput placeholder="Prefix caching cuts TTFT without hurting accuracy" {...form.register("hypothesis")} />
-        </label>
+        <Field label="Service" error={errors.service?.message}>
+          {(control) => (
+            <Select {...control} {...form.register("service")}>
+              {services.map((s) => (
+                <option key={s.slug} value={s.slug}>
+                  {s.name}
+                </option>
+              ))}
+            </Select>
+          )}
+        </Field>
+        <Field label="Experiment name" error={errors.name?.message}>
+          {(control) => <TextInput {...control} placeholder="prefix_caching_v1" {...form.register("name")} />}
+        </Field>
+        <Field label="Hypothesis" error={errors.hypothesis?.message}>
+          {(control) => (
+            <TextInput
+              {...control}
+              placeholder="Prefix caching cuts TTFT without hurting accuracy"
+              {...form.register("hypothesis")}
+            />
+          )}
+        </Field>
         <fieldset className="space-y-1">
           <legend>Variants and traffic weights (the first is the control)</legend>
           {variants.fields.map((field, i) => (
@@ -128,35 +134,28 @@ export function NewExperimentForm({ services }: { services: { slug: string; name
           ))}
         </fieldset>
         <div className="grid grid-cols-2 gap-3">
-          <label className="flex flex-col gap-1">
-            Judged percentile
-            <Select {...form.register("judgedPercentile")}>
-              <option value={0.5}>p50</option>
-              <option value={0.95}>p95</option>
-              <option value={0.99}>p99</option>
-            </Select>
-          </label>
-          <label className="flex flex-col gap-1">
-            Quality may drop by at most (points)
-            <TextInput inputMode="decimal" {...form.register("qualityMaxDropPoints")} />
-          </label>
-          <label className="flex flex-col gap-1">
-            Starts
-            <input
-              type="datetime-local"
-              className="rounded-md border border-slate-300 px-2 py-1 dark:border-slate-700 dark:bg-slate-900"
-              {...form.register("startsAt")}
-            />
-          </label>
-          <label className="flex flex-col gap-1">
-            Ends
-            <input
-              type="datetime-local"
-              className="rounded-md border border-slate-300 px-2 py-1 dark:border-slate-700 dark:bg-slate-900"
-              {...form.register("endsAt")}
-            />
-            <FieldError id="exp-ends-error" message={errors.endsAt?.message} />
-          </label>
+          <Field label="Judged percentile">
+            {(control) => (
+              <Select {...control} {...form.register("judgedPercentile")}>
+                <option value={0.5}>p50</option>
+                <option value={0.95}>p95</option>
+                <option value={0.99}>p99</option>
+              </Select>
+            )}
+          </Field>
+          <Field
+            label="Quality may drop by at most (points)"
+            hint="Judged by its interval: the upper end of the drop must stay within this."
+            error={errors.qualityMaxDrop?.message}
+          >
+            {(control) => <TextInput {...control} inputMode="decimal" {...form.register("qualityMaxDropPoints")} />}
+          </Field>
+          <Field label="Starts" error={errors.startsAt?.message}>
+            {(control) => <TextInput {...control} type="datetime-local" {...form.register("startsAt")} />}
+          </Field>
+          <Field label="Ends" error={errors.endsAt?.message}>
+            {(control) => <TextInput {...control} type="datetime-local" {...form.register("endsAt")} />}
+          </Field>
         </div>
         <p aria-live="polite" className="text-red-600">
           {create.error && !(create.error instanceof ApiError && create.error.body.fields)

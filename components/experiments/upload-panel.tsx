@@ -2,6 +2,8 @@
 
 import { useRef, useState } from "react";
 import { Button, Card, Select } from "@/components/ui/primitives";
+import { formatCount } from "@/lib/domain/format";
+import { urls } from "@/lib/queries/resources";
 
 type Outcome = {
   accepted: number;
@@ -23,7 +25,7 @@ export function UploadPanel({ experimentId, onUploaded }: { experimentId: string
     if (!file) return;
     const isNdjson = /\.(nd)?jsonl?$/i.test(file.name) || file.type.includes("json");
     const request = new XMLHttpRequest();
-    request.open("POST", `/api/experiments/${experimentId}/samples?onError=${mode}`);
+    request.open("POST", urls.samples(experimentId, mode));
     request.setRequestHeader("content-type", isNdjson ? "application/x-ndjson" : "text/csv");
     request.upload.onprogress = (e) => e.lengthComputable && setProgress(e.loaded / e.total);
     request.onload = () => {
@@ -112,7 +114,7 @@ export function UploadPanel({ experimentId, onUploaded }: { experimentId: string
           >
             <p>
               {outcome.message ??
-                `Stored ${outcome.accepted.toLocaleString()} rows${outcome.rejected ? `, skipped ${outcome.rejected.toLocaleString()} bad rows` : ""}.`}
+                `Stored ${formatCount(outcome.accepted)} rows${outcome.rejected ? `, skipped ${formatCount(outcome.rejected)} bad rows` : ""}.`}
             </p>
             {outcome.errors.length > 0 && (
               <ul className="mt-1 list-disc pl-5 text-xs text-slate-700 dark:text-slate-300" aria-label="Bad rows">

@@ -1,33 +1,34 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
 import { AttainmentGauge } from "@/components/charts/attainment-gauge";
-import { Card, EmptyState, cx } from "@/components/ui/primitives";
+import { Button, Card, EmptyState, cx } from "@/components/ui/primitives";
+import { formatCount, formatPercent } from "@/lib/domain/format";
 import { BURN_WINDOWS } from "@/lib/domain/slo";
-import { fetchSlos, liveKeys } from "@/lib/queries/live";
+import { apiFetch } from "@/lib/queries/api";
+import { queries, urls } from "@/lib/queries/resources";
 import type { SloStatus } from "@/lib/services/slos";
+import { SloForm } from "./slo-form";
 
-const pct = (v: number | null, digits = 2) => (v === null ? "—" : `${(v * 100).toFixed(digits)} %`);
+const ms = (v: number) => `${Math.round(v * 100) / 100} ms`;
 
-function thresholdNote(slo: SloStatus): string {
-  const ms = (v: number) => `${Math.round(v * 100) / 100} ms`;
+export function thresholdNote(slo: SloStatus): string {
   if (slo.countedBoundMs === null) return "";
   if (slo.thresholdMode === "exact") return `${ms(slo.thresholdMs)} is a bucket bound: counted exactly.`;
   const below = [...slo.bucketBoundsMs].reverse().find((b) => b < slo.thresholdMs);
   const above = slo.bucketBoundsMs.find((b) => b > slo.thresholdMs);
-  const between = `between the bounds ${below !== undefined ? ms(below) : "0"} and ${above !== undefined ? ms(above) : "+Inf"}`;
+  if (above === undefined)
+    return `${ms(slo.thresholdMs)} is above the highest bucket bound: counted at ${ms(slo.countedBoundMs)}, which can only understate attainment.`;
+  const between = `between the bounds ${below !== undefined ? ms(below) : "0"} and ${ms(above)}`;
   return slo.thresholdMode === "snapped"
     ? `${ms(slo.thresholdMs)} is not a bucket bound (${between}): counted at ${ms(slo.countedBoundMs)}, which can only understate attainment.`
     : `${ms(slo.thresholdMs)} is not a bucket bound (${between}): an estimate, interpolated inside the bucket.`;
 }
 
 export function SloList({ slug, initial }: { slug: string; initial: SloStatus[] }) {
-  const slos = useQuery({
-    queryKey: liveKeys.slos(slug),
-    queryFn: () => fetchSlos(slug),
-    initialData: initial,
-    refetchInterval: 30_000,
-  });
+  const slos = useQuery({ ...queries.slos(slug), initialData: initial, refetchInterval: 30_000 });
   if (slos.data.length === 0) {
     return (
       <EmptyState title="No SLOs yet">
@@ -37,97 +38,134 @@ export function SloList({ slug, initial }: { slug: string; initial: SloStatus[] 
   }
   return (
     <ul className="space-y-3" aria-label="SLOs">
-      {slos.data.map((slo) => {
-        const firing = slo.alerts.filter((a) => a.firing);
-        return (
-          <li key={slo.id}>
-            <Card>
-              <div className="flex flex-wrap items-start justify-between gap-4">
-                <div className="space-y-1">
-                  <h2 className="text-lg font-semibold">{slo.name}</h2>
-                  <p className="text-sm text-slate-600 dark:text-slate-400">
-                    {pct(slo.objective)} of requests ≤ {slo.thresholdMs} ms over {slo.window}
-                  </p>
-                  <p className="max-w-md text-xs text-slate-500" data-testid="threshold-note">
-                    {thresholdNote(slo)}
-                  </p>
-                  {slo.error && <p className="text-sm text-red-600 dark:text-red-400">{slo.error}</p>}
-                  <dl className="grid grid-cols-2 gap-x-4 text-sm">
-                    <dt className="text-slate-500">Error budget left</dt>
-                    <dd
-                      className={cx(
-                        "tabular-nums",
-                        (slo.errorBudgetRemaining ?? 1) < 0 && "font-semibold text-red-600",
-                      )}
-                      data-testid="budget-remaining"
-                    >
-                      {pct(slo.errorBudgetRemaining, 1)}
-                    </dd>
-                    <dt className="text-slate-500">Requests counted</dt>
-                    <dd className="tabular-nums">
-                      {slo.total === null ? "—" : Math.round(slo.total).toLocaleString()}
-                    </dd>
-                  </dl>
-                </div>
-                <AttainmentGauge attainment={slo.attainment} objective={slo.objective} />
-              </div>
-              <table className="mt-3 w-full text-sm" aria-label={`Burn rates of ${slo.name}`}>
-                <thead>
-                  <tr className="text-xs text-slate-500">
-                    <th className="text-left font-normal">Burn rate</th>
-                    {BURN_WINDOWS.map((w) => (
-                      <th key={w} className="text-right font-normal">
-                        {w}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody>
-                  <tr>
-                    <td className="text-slate-500">× budget</td>
-                    {BURN_WINDOWS.map((w) => {
-                      const rate = slo.burnRates[w];
-                      return (
-                        <td
-                          key={w}
-                          className={cx(
-                            "text-right tabular-nums",
-                            rate !== null && rate > 1 && "text-red-600 dark:text-red-400",
-                          )}
-                        >
-                          {rate === null ? "—" : rate.toFixed(2)}
-                        </td>
-                      );
-                    })}
-                  </tr>
-                </tbody>
-              </table>
-              <ul className="mt-2 flex flex-wrap gap-2 text-xs" aria-label={`Alerts of ${slo.name}`}>
-                {slo.alerts.map((a) => (
-                  <li
-                    key={`${a.longWindow}-${a.shortWindow}`}
-                    className={cx(
-                      "rounded px-2 py-0.5",
-                      a.firing
-                        ? "bg-red-600 text-white"
-                        : "bg-slate-100 text-slate-600 dark:bg-slate-800 dark:text-slate-300",
-                    )}
-                  >
-                    {a.severity} {a.longWindow} & {a.shortWindow} &gt; {a.factor.toFixed(a.factor < 10 ? 2 : 1)}×{" "}
-                    {a.firing ? "FIRING" : "ok"}
-                  </li>
-                ))}
-              </ul>
-              {firing.length > 0 && (
-                <p className="mt-1 text-sm font-medium text-red-600">
-                  {firing.some((a) => a.severity === "page") ? "Page on-call: " : "Open a ticket: "}the error budget is
-                  burning fast.
-                </p>
-              )}
-            </Card>
-          </li>
-        );
-      })}
+      {slos.data.map((slo) => (
+        <li key={slo.id}>
+          <SloCard slug={slug} slo={slo} />
+        </li>
+      ))}
     </ul>
+  );
+}
+
+function SloCard({ slug, slo }: { slug: string; slo: SloStatus }) {
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const [mode, setMode] = useState<"view" | "edit" | "confirm-delete">("view");
+  const remove = useMutation({
+    mutationFn: () => apiFetch(urls.slo(slug, slo.id), { method: "DELETE" }),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: queries.slos(slug).queryKey });
+      router.refresh();
+    },
+  });
+  const firing = slo.alerts.filter((a) => a.firing);
+  return (
+    <Card>
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div className="space-y-1">
+          <h2 className="text-lg font-semibold">{slo.name}</h2>
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            {formatPercent(slo.objective)} of requests ≤ {slo.thresholdMs} ms over {slo.window}
+            {slo.window !== `${slo.windowDays}d` && ` (its own window is ${slo.windowDays} days)`}
+          </p>
+          <p className="max-w-md text-xs text-slate-500" data-testid="threshold-note">
+            {thresholdNote(slo)}
+          </p>
+          {slo.error && <p className="text-sm text-red-600 dark:text-red-400">{slo.error}</p>}
+          <dl className="grid grid-cols-2 gap-x-4 text-sm">
+            <dt className="text-slate-500">Error budget left</dt>
+            <dd
+              className={cx("tabular-nums", (slo.errorBudgetRemaining ?? 1) < 0 && "font-semibold text-red-600")}
+              data-testid="budget-remaining"
+            >
+              {formatPercent(slo.errorBudgetRemaining, 1)}
+            </dd>
+            <dt className="text-slate-500">Requests counted</dt>
+            <dd className="tabular-nums">{formatCount(slo.total)}</dd>
+          </dl>
+        </div>
+        <AttainmentGauge attainment={slo.attainment} objective={slo.objective} />
+      </div>
+      <table className="mt-3 w-full text-sm" aria-label={`Burn rates of ${slo.name}`}>
+        <thead>
+          <tr className="text-xs text-slate-500">
+            <th className="text-left font-normal">Burn rate</th>
+            {BURN_WINDOWS.map((w) => (
+              <th key={w} className="text-right font-normal">
+                {w}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          <tr>
+            <td className="text-slate-500">× budget</td>
+            {BURN_WINDOWS.map((w) => {
+              const rate = slo.burnRates[w];
+              return (
+                <td
+                  key={w}
+                  className={cx(
+                    "text-right tabular-nums",
+                    rate !== null && rate > 1 && "text-red-600 dark:text-red-400",
+                  )}
+                >
+                  {rate === null ? "—" : rate.toFixed(2)}
+                </td>
+              );
+            })}
+          </tr>
+        </tbody>
+      </table>
+      <ul className="mt-2 flex flex-wrap gap-2 text-xs" aria-label={`Alerts of ${slo.name}`}>
+        {slo.alerts.map((a) => (
+          <li
+            key={`${a.longWindow}-${a.shortWindow}`}
+            className={cx(
+              "rounded px-2 py-0.5",
+              a.firing ? "bg-red-600 text-white" : "bg-slate-100 text-slate-600 dark:bg-slate-800 dark:text-slate-300",
+            )}
+          >
+            {a.severity} {a.longWindow} & {a.shortWindow} &gt; {a.factor.toFixed(a.factor < 10 ? 2 : 1)}×{" "}
+            {a.firing ? "FIRING" : "ok"}
+          </li>
+        ))}
+      </ul>
+      {firing.length > 0 && (
+        <p className="mt-1 text-sm font-medium text-red-600">
+          {firing.some((a) => a.severity === "page") ? "Page on-call: " : "Open a ticket: "}the error budget is burning
+          fast.
+        </p>
+      )}
+      <div className="mt-3 flex flex-wrap items-center gap-2 border-t border-slate-100 pt-3 dark:border-slate-800">
+        {mode === "view" && (
+          <>
+            <Button onClick={() => setMode("edit")} aria-label={`Edit ${slo.name}`}>
+              Edit
+            </Button>
+            <Button variant="danger" onClick={() => setMode("confirm-delete")} aria-label={`Delete ${slo.name}`}>
+              Delete
+            </Button>
+          </>
+        )}
+        {mode === "confirm-delete" && (
+          <>
+            <span className="text-sm">Delete “{slo.name}”? Its history of attainment stays in Prometheus.</span>
+            <Button variant="danger" disabled={remove.isPending} onClick={() => remove.mutate()}>
+              {remove.isPending ? "Deleting…" : "Delete SLO"}
+            </Button>
+            <Button onClick={() => setMode("view")}>Cancel</Button>
+          </>
+        )}
+        <span aria-live="polite" className="text-sm text-red-600">
+          {remove.error?.message}
+        </span>
+      </div>
+      {mode === "edit" && (
+        <div className="mt-3">
+          <SloForm slug={slug} defaultSource={null} editing={slo} onDone={() => setMode("view")} />
+        </div>
+      )}
+    </Card>
   );
 }

@@ -1,4 +1,10 @@
-import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from "react";
+import type {
+  ButtonHTMLAttributes,
+  InputHTMLAttributes,
+  ReactNode,
+  SelectHTMLAttributes,
+  TextareaHTMLAttributes,
+} from "react";
 import { forwardRef } from "react";
 
 export function cx(...classes: (string | false | null | undefined)[]): string {
@@ -34,26 +40,28 @@ export function Button({
   );
 }
 
-const FIELD = "w-full rounded-md border bg-white px-2 py-1 text-sm dark:bg-slate-900";
+const FIELD =
+  "w-full rounded-md border border-slate-300 bg-white px-2 py-1 text-sm aria-[invalid=true]:border-red-500 dark:border-slate-700 dark:bg-slate-900";
 
-export const TextInput = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputElement> & { invalid?: boolean }>(
-  function TextInput({ invalid, className, ...props }, ref) {
-    return (
-      <input
-        ref={ref}
-        aria-invalid={invalid || undefined}
-        className={cx(FIELD, invalid ? "border-red-500" : "border-slate-300 dark:border-slate-700", className)}
-        {...props}
-      />
-    );
-  },
-);
+export const TextInput = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputElement>>(function TextInput(
+  { className, ...props },
+  ref,
+) {
+  return <input ref={ref} className={cx(FIELD, className)} {...props} />;
+});
 
 export const Select = forwardRef<HTMLSelectElement, SelectHTMLAttributes<HTMLSelectElement>>(function Select(
   { className, ...props },
   ref,
 ) {
-  return <select ref={ref} className={cx(FIELD, "border-slate-300 dark:border-slate-700", className)} {...props} />;
+  return <select ref={ref} className={cx(FIELD, className)} {...props} />;
+});
+
+export const TextArea = forwardRef<HTMLTextAreaElement, TextareaHTMLAttributes<HTMLTextAreaElement>>(function TextArea(
+  { className, ...props },
+  ref,
+) {
+  return <textarea ref={ref} className={cx(FIELD, "min-h-16", className)} {...props} />;
 });
 
 export function FieldError({ id, message }: { id: string; message?: string }) {
@@ -77,6 +85,31 @@ export function Card({ children, className }: { children: ReactNode; className?:
     </section>
   );
 }
+
+/** A small coloured label: a status, a state, a tag. */
+export function Badge({
+  tone = "neutral",
+  children,
+  className,
+}: {
+  tone?: keyof typeof BADGE;
+  children: ReactNode;
+  className?: string;
+}) {
+  return (
+    <span className={cx("inline-block rounded px-1.5 py-0.5 text-xs font-medium", BADGE[tone], className)}>
+      {children}
+    </span>
+  );
+}
+
+const BADGE = {
+  neutral: "bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-300",
+  good: "bg-emerald-100 text-emerald-800 dark:bg-emerald-900 dark:text-emerald-200",
+  warn: "bg-amber-100 text-amber-800 dark:bg-amber-900 dark:text-amber-200",
+  bad: "bg-red-100 text-red-800 dark:bg-red-900 dark:text-red-200",
+  info: "bg-sky-100 text-sky-800 dark:bg-sky-900 dark:text-sky-200",
+} as const;
 
 export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
   return (

@@ -1,16 +1,32 @@
 import { Card, cx } from "@/components/ui/primitives";
+import { formatMeasuredMs, formatSignedMs } from "@/lib/domain/format";
+import type { ComponentStatus } from "@/lib/domain/waterfall";
 import type { WaterfallView } from "@/lib/services/waterfall";
 
-const STATUS_TEXT = { ok: "ok", warn: "near budget", over: "over budget", nodata: "no data" } as const;
-const STATUS_CLASS = {
+const STATUS_CLASS: Record<ComponentStatus, string> = {
   ok: "text-emerald-700 dark:text-emerald-400",
   warn: "text-amber-700 dark:text-amber-400",
   over: "font-semibold text-red-600 dark:text-red-400",
+  unknown: "text-violet-700 dark:text-violet-300",
   nodata: "text-slate-500",
-} as const;
+};
 
-function ms(value: number | null | undefined, isLowerBound = false): string {
-  return value === null || value === undefined ? "—" : `${isLowerBound ? "≥ " : ""}${value.toFixed(1)} ms`;
+type Component = WaterfallView["stages"][number]["components"][number];
+
+export function statusText(c: Component): string {
+  if (!c.hasSource) return "no metric source";
+  switch (c.status) {
+    case "ok":
+      return "ok";
+    case "warn":
+      return "near budget";
+    case "over":
+      return c.isLowerBound ? "over budget (at least)" : "over budget";
+    case "unknown":
+      return `unknown — at least ${formatMeasuredMs(c.actualMs, false, 0)}`;
+    case "nodata":
+      return "no data";
+  }
 }
 
 /** The waterfall as a table: readable by screen readers, copyable into an incident doc. */
@@ -45,21 +61,21 @@ export function ComponentTable({ view }: { view: WaterfallView }) {
                     </span>
                   )}
                 </td>
-                <td className="text-right tabular-nums">{ms(c.actualMs, c.isLowerBound)}</td>
-                <td className="text-right tabular-nums">{ms(c.budgetMs)}</td>
+                <td className="text-right tabular-nums">{formatMeasuredMs(c.actualMs, c.isLowerBound)}</td>
+                <td className="text-right tabular-nums">{formatMeasuredMs(c.budgetMs, false, 0)}</td>
                 <td className={cx("pl-4", STATUS_CLASS[c.status])} data-testid={`status-${c.name}`}>
-                  {c.hasSource ? STATUS_TEXT[c.status] : "no metric source"}
+                  {statusText(c)}
                 </td>
                 {view.compare && (
                   <td
                     className={cx(
                       "text-right tabular-nums",
-                      (c.deltaMs ?? 0) > 0 ? "text-red-600" : "text-emerald-700",
+                      (c.deltaMs ?? 0) > 0
+                        ? "text-red-600 dark:text-red-400"
+                        : "text-emerald-700 dark:text-emerald-400",
                     )}
                   >
-                    {c.deltaMs === null || c.deltaMs === undefined
-                      ? "—"
-                      : `${c.deltaMs > 0 ? "+" : ""}${c.deltaMs.toFixed(1)} ms`}
+                    {formatSignedMs(c.deltaMs)}
                   </td>
                 )}
               </tr>

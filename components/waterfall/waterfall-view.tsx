@@ -5,8 +5,8 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useState } from "react";
 import { WaterfallChart } from "@/components/charts/waterfall-chart";
 import { Button, Card, Select, cx } from "@/components/ui/primitives";
-import { formatMs } from "@/lib/domain/budget";
-import { fetchWaterfall, liveKeys, type WaterfallParams } from "@/lib/queries/live";
+import { formatMs } from "@/lib/domain/format";
+import { queries, type WaterfallParams } from "@/lib/queries/resources";
 import type { WaterfallView as View } from "@/lib/services/waterfall";
 import { ComponentTable } from "./component-table";
 import { toRows } from "./to-rows";
@@ -41,8 +41,7 @@ export function WaterfallView({
   const isLive = query.at === undefined;
 
   const waterfall = useQuery({
-    queryKey: liveKeys.waterfall(slug, query),
-    queryFn: () => fetchWaterfall(slug, query),
+    ...queries.waterfall(slug, query),
     initialData: initial,
     placeholderData: keepPreviousData,
     refetchInterval: isLive && !paused ? REFRESH_MS : false,
@@ -176,19 +175,29 @@ export function WaterfallView({
         </div>
       </Card>
 
-      <div aria-live="polite">
-        {view.stale && (
+      <div aria-live="polite" className="space-y-2">
+        {view.prometheus === "down" && (
           <p
             role="status"
-            className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm dark:border-amber-800 dark:bg-amber-950"
+            data-testid="prometheus-state"
+            className={cx(
+              "rounded-md border px-3 py-2 text-sm",
+              view.stale
+                ? "border-amber-300 bg-amber-50 dark:border-amber-800 dark:bg-amber-950"
+                : "border-red-300 bg-red-50 dark:border-red-900 dark:bg-red-950",
+            )}
           >
-            Showing stale data: stale since {new Date(view.staleSince!).toLocaleTimeString()}. {view.error}
+            {view.stale
+              ? `Showing stale data: stale since ${new Date(view.staleSince!).toLocaleTimeString()}. `
+              : "No live data. "}
+            {view.error}
           </p>
         )}
-        {!view.stale && view.error && (
+        {view.prometheus !== "down" && view.error && (
           <p
             role="status"
-            className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm dark:border-red-900 dark:bg-red-950"
+            data-testid="prometheus-state"
+            className="rounded-md border border-slate-300 bg-slate-50 px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900"
           >
             {view.error}
           </p>
@@ -211,10 +220,21 @@ export function WaterfallView({
             )}
             data-testid="stacked-total"
           >
+            {view.stackedIsLowerBound ? "≥ " : ""}
             {formatMs(Math.round(view.stackedMs))}
           </p>
           <p className="text-xs text-slate-500">
             target {formatMs(view.targetMs)} · budgets stack to {formatMs(view.stackedBudgetMs)}
+            {view.stagesWithoutData.length > 0 && (
+              <span data-testid="stages-without-data">
+                {" "}
+                · {view.stagesWithoutData.length} {view.stagesWithoutData.length === 1 ? "stage" : "stages"} without
+                data ({view.stagesWithoutData.join(", ")})
+              </span>
+            )}
+            {view.stackedIsLowerBound &&
+              view.stagesWithoutData.length === 0 &&
+              " · a lower bound: some percentiles are above the last bucket"}
           </p>
         </Card>
         <Card>
@@ -234,7 +254,8 @@ export function WaterfallView({
           <p className="text-xs text-slate-500">Worst offender</p>
           {view.worstOffender ? (
             <p className="text-lg font-semibold text-red-600 dark:text-red-400" data-testid="worst-offender">
-              {view.worstOffender.component} over by {formatMs(Math.round(view.worstOffender.overByMs))}
+              {view.worstOffender.component} over by {view.worstOffender.isLowerBound ? "at least " : ""}
+              {formatMs(Math.round(view.worstOffender.overByMs))}
             </p>
           ) : (
             <p className="text-lg font-semibold text-emerald-700 dark:text-emerald-400" data-testid="worst-offender">
@@ -258,7 +279,8 @@ export function WaterfallView({
         <p className="mt-1 text-xs text-slate-500">
           Bars start where the previous stage ends; parallel components share a start and the slowest (★, outlined) is
           the critical path. Thin vertical marks are budgets. Green: within 90 % of budget; amber: near; red: over;
-          grey: no data.
+          violet: unknown (the percentile is above the last bucket bound, but the bound is within budget); grey: no
+          data.
         </p>
       </Card>
       <ComponentTable view={view} />

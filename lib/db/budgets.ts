@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "./client";
 import type { BudgetChange } from "@/lib/domain/budget-diff";
 import type { BudgetDocument } from "@/lib/domain/budget";

@@ -85,9 +85,18 @@ export async function updateExperimentStatusIfVersion(
   db: Db,
   id: string,
   baseVersion: number,
-  data: { status: ExperimentStatus; decision: string | null; decisionNote: string; decidedBy: string | null; decidedAt: Date | null },
+  data: {
+    status: ExperimentStatus;
+    decision: string | null;
+    decisionNote: string;
+    decidedBy: string | null;
+    decidedAt: Date | null;
+  },
 ): Promise<boolean> {
-  const updated = await db.experiment.updateMany({ where: { id, version: baseVersion }, data: { ...data, version: baseVersion + 1 } });
+  const updated = await db.experiment.updateMany({
+    where: { id, version: baseVersion },
+    data: { ...data, version: baseVersion + 1 },
+  });
   return updated.count === 1;
 }
 
@@ -111,7 +120,10 @@ type StoredVariant = {
 
 function encode(acc: VariantAccumulator) {
   const latency = Object.fromEntries(
-    INDICATORS.filter((i) => acc.latency[i].count > 0).map((i) => [i, Buffer.from(acc.latency[i].toBytes()).toString("base64")]),
+    INDICATORS.filter((i) => acc.latency[i].count > 0).map((i) => [
+      i,
+      Buffer.from(acc.latency[i].toBytes()).toString("base64"),
+    ]),
   );
   return {
     requests: acc.requests,

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "./client";
 import type { BudgetDocument } from "@/lib/domain/budget";
 import type { Prisma } from "@/lib/generated/prisma/client";

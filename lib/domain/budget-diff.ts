@@ -1,4 +1,5 @@
-import { PERCENTILES, formatMs, type BudgetComponent, type BudgetDocument, type MetricSource } from "./budget";
+import { PERCENTILES, type BudgetComponent, type BudgetDocument, type MetricSource } from "./budget";
+import { formatMs } from "./format";
 
 // Readable changes between two saved states of a budget, for the revision history.
 // Stages and components are matched by name; a rename reads as one removed and one added.

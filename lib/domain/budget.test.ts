@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { chatApi, ragAnswer, ragChatbot, type SeedService } from "@/prisma/seed-data";
-import { budgetFit, formatMs, percentileKeyOf, stageTime, type BudgetDocument, type BudgetStage } from "./budget";
+import { budgetFit, percentileKeyOf, stageTime, type BudgetDocument, type BudgetStage } from "./budget";
+import { formatMs } from "./format";
 
 const doc = ({ service, stages }: SeedService): BudgetDocument => ({
   indicator: service.indicator!,

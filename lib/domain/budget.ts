@@ -1,3 +1,5 @@
+import { formatMs } from "./format";
+
 // The budget of a service: an end-to-end target split over an ordered list of stages. A stage
 // holds one component, or several that run in parallel. Pure types and math, no I/O.
 
@@ -85,8 +87,11 @@ function percentileFit(doc: BudgetDocument, key: PercentileKey): PercentileFit {
 
 /**
  * How the budgets fit the end-to-end target, at each percentile. Stacking percentiles is a
- * planning convention, not a prediction: the end-to-end percentile of a sum is at most the
- * sum of the component percentiles only for perfectly correlated components.
+ * planning convention, not a prediction: the percentile of a sum equals the sum of the
+ * percentiles only when the components move together (comonotonic). Otherwise it can be below
+ * the sum (independent, light-tailed components partly cancel) or above it (heavy tails, or a
+ * rare slow path in one component), which is why the waterfall shows the measured end-to-end
+ * percentile beside the stacked one.
  */
 export function budgetFit(doc: BudgetDocument): BudgetFit {
   return {
@@ -102,9 +107,4 @@ export function budgetFit(doc: BudgetDocument): BudgetFit {
 export function formatTarget(doc: Pick<BudgetDocument, "indicator" | "quantile" | "targetMs">): string {
   const key = percentileKeyOf(doc.quantile) ?? `q${doc.quantile}`;
   return `${doc.indicator} ${key} < ${formatMs(doc.targetMs)}`;
-}
-
-export function formatMs(ms: number): string {
-  if (Math.abs(ms) >= 10_000) return `${(ms / 1000).toFixed(1).replace(/\.0$/, "")} s`;
-  return `${Number.isInteger(ms) ? ms : ms.toFixed(1)} ms`;
 }

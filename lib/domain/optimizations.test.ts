@@ -24,7 +24,8 @@ const catalog: Optimization[] = [
   { name: "D", component: "queue", savingMs: 100, costPct: 50 },
   { name: "E", component: "llm", savingMs: 40, costPct: -30 },
 ];
-const pick = (...names: string[]) => resolveOptions(catalog, components).applicable.filter((o) => names.includes(o.name));
+const pick = (...names: string[]) =>
+  resolveOptions(catalog, components).applicable.filter((o) => names.includes(o.name));
 
 describe("combining optimizations (hand-solved)", () => {
   it("savings on one component stop at its time; cost factors multiply", () => {
@@ -101,7 +102,10 @@ describe("parallel stages: a stage lasts as long as its slowest component", () =
     );
     expect(applicable.map((o) => [o.name, o.componentKey])).toEqual([["Edge", "0.0"]]);
     expect(notApplicable).toEqual([
-      { name: "Anycast", reason: "“Network” names 2 components (Ingress / Network, Egress / Network): name the stage too" },
+      {
+        name: "Anycast",
+        reason: "“Network” names 2 components (Ingress / Network, Egress / Network): name the stage too",
+      },
       { name: "GPU", reason: "no component called “Decode”" },
     ]);
     expect(combine(applicable, twoNetworks)).toMatchObject({ savingMs: 70, endToEndMs: 90 });
@@ -123,20 +127,31 @@ describe("the planner's limits and speed", () => {
   });
 
   it("finds what brute force finds, on random pipelines and catalogs", () => {
-    const pipeline = fc.array(
-      fc.array(fc.integer({ min: 0, max: 300 }), { minLength: 1, maxLength: 3 }),
-      { minLength: 1, maxLength: 4 },
-    );
+    const pipeline = fc.array(fc.array(fc.integer({ min: 0, max: 300 }), { minLength: 1, maxLength: 3 }), {
+      minLength: 1,
+      maxLength: 4,
+    });
     fc.assert(
       fc.property(
         pipeline,
         fc.array(
-          fc.record({ stage: fc.nat(), component: fc.nat(), savingMs: fc.integer({ min: 0, max: 200 }), costPct: fc.integer({ min: -100, max: 100 }) }),
+          fc.record({
+            stage: fc.nat(),
+            component: fc.nat(),
+            savingMs: fc.integer({ min: 0, max: 200 }),
+            costPct: fc.integer({ min: -100, max: 100 }),
+          }),
           { maxLength: 9 },
         ),
         fc.oneof(
-          fc.record({ kind: fc.constant("max-saving-under-cost" as const), maxCostPct: fc.integer({ min: -60, max: 60 }) }),
-          fc.record({ kind: fc.constant("cheapest-meeting-target" as const), targetMs: fc.integer({ min: 0, max: 900 }) }),
+          fc.record({
+            kind: fc.constant("max-saving-under-cost" as const),
+            maxCostPct: fc.integer({ min: -60, max: 60 }),
+          }),
+          fc.record({
+            kind: fc.constant("cheapest-meeting-target" as const),
+            targetMs: fc.integer({ min: 0, max: 900 }),
+          }),
         ),
         (stages, rawOptions, goal) => {
           const p: Pipeline = stages.map((times, s) => ({

@@ -40,7 +40,8 @@ export function resolveOptions(
     const byQualified = components.filter((c) => normalName(c.qualified) === wanted);
     const matches = byQualified.length ? byQualified : components.filter((c) => normalName(c.name) === wanted);
     if (matches.length === 1) applicable.push({ ...option, componentKey: matches[0]!.key });
-    else if (matches.length === 0) notApplicable.push({ name: option.name, reason: `no component called “${option.component}”` });
+    else if (matches.length === 0)
+      notApplicable.push({ name: option.name, reason: `no component called “${option.component}”` });
     else
       notApplicable.push({
         name: option.name,
@@ -69,7 +70,13 @@ export function combine(selected: readonly ResolvedOption[], pipeline: Pipeline)
   const before = totalMs(pipeline, () => 0);
   const after = totalMs(pipeline, (key) => saving.get(key) ?? 0);
   const costFactor = selected.reduce((f, o) => f * (1 + o.costPct / 100), 1);
-  return { names: selected.map((o) => o.name), savingMs: before - after, costFactor, costPct: (costFactor - 1) * 100, endToEndMs: after };
+  return {
+    names: selected.map((o) => o.name),
+    savingMs: before - after,
+    costFactor,
+    costPct: (costFactor - 1) * 100,
+    endToEndMs: after,
+  };
 }
 
 /** Overall speedup from making a share P of the time S times faster: 1 / ((1 − P) + P / S). */
@@ -233,7 +240,11 @@ export function plan(catalog: readonly Optimization[], pipeline: Pipeline, goal:
 }
 
 /** The same answer by a fresh combine() of every subset: the reference the fast search is tested against. */
-export function planByBruteForce(catalog: readonly Optimization[], pipeline: Pipeline, goal: PlanGoal): Combination | null {
+export function planByBruteForce(
+  catalog: readonly Optimization[],
+  pipeline: Pipeline,
+  goal: PlanGoal,
+): Combination | null {
   const options = resolveOptions(catalog, pipeline).applicable.slice(0, PLANNER_LIMIT);
   let best: Candidate | null = null;
   for (let mask = 0; mask < 1 << options.length; mask++) {

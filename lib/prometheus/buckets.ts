@@ -1,3 +1,4 @@
+import "server-only";
 import type { MetricSource } from "@/lib/domain/budget";
 import { parseLe, type Bucket } from "@/lib/domain/histogram";
 import type { PrometheusClient, QueryResult } from "./client";

@@ -1,3 +1,4 @@
+import "server-only";
 // A small typed Prometheus HTTP API client. Answers are a success | error union; sample values
 // arrive as strings and are parsed here. Every request has a timeout well under a page's.
 

@@ -1,3 +1,4 @@
+import "server-only";
 import type { PrometheusClient, QueryResult } from "./client";
 
 // Many viewers of one incident ask the same question at the same moment. Queries are keyed by

@@ -1,3 +1,4 @@
+import "server-only";
 import type { MetricSource } from "@/lib/domain/budget";
 
 // PromQL is only ever built here, on the server, from stored metric sources. Names are checked

@@ -9,7 +9,6 @@ export { nameSchema };
 
 export const LIMITS = { stages: 40, componentsPerStage: 12, matchers: 12, maxBudgetMs: 3_600_000 } as const;
 
-
 const budgetMsSchema = z
   .number({ error: "Enter a number of milliseconds" })
   .finite("Enter a finite number of milliseconds")
@@ -51,22 +50,22 @@ const labelValueSchema = storable(
  * Label matchers as an object of name → value. Names are checked on the caller's own keys, before
  * an object is rebuilt: a rebuilt object would silently drop "__proto__".
  */
-const matchersSchema = z.preprocess(
-  (value, ctx) => {
-    if (value && typeof value === "object" && !Array.isArray(value)) {
-      const names = Object.keys(value);
-      if (names.length > LIMITS.matchers)
-        ctx.addIssue({ code: "custom", message: `At most ${LIMITS.matchers} label matchers`, input: value });
-      for (const name of names) {
-        const result = labelNameSchema.safeParse(name);
-        if (!result.success)
-          ctx.addIssue({ code: "custom", path: [name], message: result.error.issues[0]!.message, input: value });
-      }
+const labelRecordSchema = z.record(z.string(), labelValueSchema, {
+  error: "Label matchers are an object of label name to value",
+});
+const matchersSchema = z.preprocess<unknown, typeof labelRecordSchema, Record<string, string>>((value, ctx) => {
+  if (value && typeof value === "object" && !Array.isArray(value)) {
+    const names = Object.keys(value);
+    if (names.length > LIMITS.matchers)
+      ctx.addIssue({ code: "custom", message: `At most ${LIMITS.matchers} label matchers`, input: value });
+    for (const name of names) {
+      const result = labelNameSchema.safeParse(name);
+      if (!result.success)
+        ctx.addIssue({ code: "custom", path: [name], message: result.error.issues[0]!.message, input: value });
     }
-    return value;
-  },
-  z.record(z.string(), labelValueSchema, { error: "Label matchers are an object of label name to value" }),
-);
+  }
+  return value;
+}, labelRecordSchema);
 
 export const metricSourceSchema = z.object({
   preset: z.enum(PRESET_IDS, { error: `Preset must be one of ${PRESET_IDS.join(", ")}` }),

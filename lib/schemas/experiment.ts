@@ -24,9 +24,11 @@ export const createExperimentSchema = z
       .min(2, "An experiment needs a control and at least one treatment")
       .max(8, "At most 8 variants"),
     indicators: z.array(z.enum(INDICATORS)).min(1, "Judge at least one latency indicator").default(["ttftMs"]),
-    judgedPercentile: z.union([z.literal(0.5), z.literal(0.95), z.literal(0.99)], {
-      error: "The judged percentile is 0.5, 0.95 or 0.99",
-    }).default(0.95),
+    judgedPercentile: z
+      .union([z.literal(0.5), z.literal(0.95), z.literal(0.99)], {
+        error: "The judged percentile is 0.5, 0.95 or 0.99",
+      })
+      .default(0.95),
     qualityMaxDrop: z.number().min(0).max(1).nullable().default(null),
     startsAt: dateSchema.nullable().default(null),
     endsAt: dateSchema.nullable().default(null),
@@ -56,12 +58,19 @@ export const experimentStatusSchema = z
   .object({
     version: z.number({ error: "version (the version this change is based on) is required" }).int().positive(),
     status: z.enum(["running", "stopped", "decided"], { error: "Status is running, stopped or decided" }),
-    decision: z.enum(EXPERIMENT_DECISIONS, { error: "Decision is ship, do-not-ship or iterate" }).nullable().default(null),
+    decision: z
+      .enum(EXPERIMENT_DECISIONS, { error: "Decision is ship, do-not-ship or iterate" })
+      .nullable()
+      .default(null),
     decisionNote: textSchema("Decision note", 2000).default(""),
   })
   .superRefine((s, ctx) => {
     if (s.status === "decided" && !s.decision)
-      ctx.addIssue({ code: "custom", path: ["decision"], message: "Record the decision: ship, do-not-ship or iterate" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["decision"],
+        message: "Record the decision: ship, do-not-ship or iterate",
+      });
     if (s.status !== "decided" && s.decision)
       ctx.addIssue({ code: "custom", path: ["decision"], message: "Only a decided experiment has a decision" });
   });

@@ -30,10 +30,25 @@ const cases: [string, z.ZodType, unknown, string][] = [
   ["service description", createServiceSchema, { slug: "ok-slug", name: "S", description: "a\u0000b" }, "description"],
   ["service name", createServiceSchema, { slug: "ok-slug", name: "a\u0000b" }, "name"],
   ["experiment hypothesis", createExperimentSchema, { ...experiment, hypothesis: "x\u0000" }, "hypothesis"],
-  ["optimization note", optimizationInputSchema, { name: "n", component: "c", savingMs: 1, costPct: 1, note: "\u0000" }, "note"],
-  ["optimization source", optimizationInputSchema, { name: "n", component: "c", savingMs: 1, costPct: 1, source: "s\u0000" }, "source"],
+  [
+    "optimization note",
+    optimizationInputSchema,
+    { name: "n", component: "c", savingMs: 1, costPct: 1, note: "\u0000" },
+    "note",
+  ],
+  [
+    "optimization source",
+    optimizationInputSchema,
+    { name: "n", component: "c", savingMs: 1, costPct: 1, source: "s\u0000" },
+    "source",
+  ],
   ["SLO name", sloInputSchema, { name: "a\u0000", source, thresholdMs: 700, objective: 0.99 }, "name"],
-  ["label value", sloInputSchema, { name: "n", source: { ...source, matchers: { service: "a\u0000b" } }, thresholdMs: 700, objective: 0.99 }, "source.matchers.service"],
+  [
+    "label value",
+    sloInputSchema,
+    { name: "n", source: { ...source, matchers: { service: "a\u0000b" } }, thresholdMs: 700, objective: 0.99 },
+    "source.matchers.service",
+  ],
 ];
 
 describe("text fields refuse what PostgreSQL cannot store faithfully", () => {
@@ -42,12 +57,25 @@ describe("text fields refuse what PostgreSQL cannot store faithfully", () => {
   });
 
   it.each([
-    ["service description", createServiceSchema, { slug: "ok-slug", name: "S", description: "caf\uD800" }, "description"],
+    [
+      "service description",
+      createServiceSchema,
+      { slug: "ok-slug", name: "S", description: "caf\uD800" },
+      "description",
+    ],
     ["experiment hypothesis", createExperimentSchema, { ...experiment, hypothesis: "\uDC00x" }, "hypothesis"],
-    ["optimization note", optimizationInputSchema, { name: "n", component: "c", savingMs: 1, costPct: 1, note: "\uD83D" }, "note"],
-  ] as [string, z.ZodType, unknown, string][])("a lone surrogate in the %s names the field", (_what, schema, input, field) => {
-    expect(errorsOf(schema, input)[field]).toMatch(/not valid Unicode|not allowed/);
-  });
+    [
+      "optimization note",
+      optimizationInputSchema,
+      { name: "n", component: "c", savingMs: 1, costPct: 1, note: "\uD83D" },
+      "note",
+    ],
+  ] as [string, z.ZodType, unknown, string][])(
+    "a lone surrogate in the %s names the field",
+    (_what, schema, input, field) => {
+      expect(errorsOf(schema, input)[field]).toMatch(/not valid Unicode|not allowed/);
+    },
+  );
 
   it("keeps real emoji and accents", () => {
     expect(errorsOf(createServiceSchema, { slug: "ok-slug", name: "Café 🚀", description: "naïve ✓ 🚀" })).toEqual({});

@@ -18,7 +18,13 @@ export function storable<S extends z.ZodType<string>>(schema: S, what: string) {
 
 /** Free text such as a description or a note: trimmed, at most `max` characters. */
 export const textSchema = (what: string, max: number) =>
-  storable(z.string({ error: `${what} must be text` }).trim().max(max, `${what} must be at most ${max} characters`), what);
+  storable(
+    z
+      .string({ error: `${what} must be text` })
+      .trim()
+      .max(max, `${what} must be at most ${max} characters`),
+    what,
+  );
 
 /** A name: required, one line, no control characters. */
 export const nameSchema = (what: string, max = 80) =>

@@ -1,3 +1,4 @@
+import "server-only";
 import type { BudgetDocument } from "@/lib/domain/budget";
 import { diffBudgets, type BudgetChange } from "@/lib/domain/budget-diff";
 import type { Db } from "@/lib/db/client";

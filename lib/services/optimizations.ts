@@ -1,9 +1,10 @@
-import { z } from "zod";
+import "server-only";
 import type { Db } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/budgets";
 import { AppError } from "@/lib/errors";
-import { nameSchema } from "@/lib/schemas/budget";
+import { optimizationInputSchema, type OptimizationInput } from "@/lib/schemas/optimization";
 import { parseInput } from "@/lib/schemas/parse";
+import type { Actor } from "./actor";
 
 // The catalog of optimizations for the cost-versus-latency view.
 
@@ -15,23 +16,12 @@ export type OptimizationView = {
   costPct: number;
   note: string;
   source: string;
+  createdBy: string;
+  createdAt: string;
 };
 
-export const optimizationInputSchema = z.object({
-  name: nameSchema("Name", 120),
-  component: nameSchema("Component", 80),
-  savingMs: z.number({ error: "Enter the latency saving in ms" }).finite().min(-60_000).max(60_000),
-  costPct: z
-    .number({ error: "Enter the cost change in %" })
-    .finite()
-    .min(-100, "Cost cannot fall by more than 100 %")
-    .max(10_000),
-  note: z.string().trim().max(500).default(""),
-  source: z.string().trim().max(120).default("manual"),
-});
-
 /** The "Cost vs. Latency Trade-offs" table of the chat-api latency document. */
-export const SEED_OPTIMIZATIONS: z.input<typeof optimizationInputSchema>[] = [
+export const SEED_OPTIMIZATIONS: OptimizationInput[] = [
   { name: "Edge deployment", component: "Network", savingMs: 70, costPct: 30, note: "More PoPs", source: "seed" },
   {
     name: "Prefix caching",
@@ -75,20 +65,37 @@ export const SEED_OPTIMIZATIONS: z.input<typeof optimizationInputSchema>[] = [
   },
 ];
 
+const select = {
+  id: true,
+  name: true,
+  component: true,
+  savingMs: true,
+  costPct: true,
+  note: true,
+  source: true,
+  createdBy: true,
+  createdAt: true,
+} as const;
+
+type Row = { createdAt: Date } & Omit<OptimizationView, "createdAt">;
+const toView = (row: Row): OptimizationView => ({ ...row, createdAt: row.createdAt.toISOString() });
+
 export async function listOptimizations({ db }: { db: Db }): Promise<OptimizationView[]> {
-  return db.optimization.findMany({
-    orderBy: { createdAt: "asc" },
-    select: { id: true, name: true, component: true, savingMs: true, costPct: true, note: true, source: true },
-  });
+  return (await db.optimization.findMany({ orderBy: { createdAt: "asc" }, select })).map(toView);
 }
 
-export async function createOptimization({ db, input }: { db: Db; input: unknown }): Promise<OptimizationView> {
+export async function createOptimization({
+  db,
+  actor,
+  input,
+}: {
+  db: Db;
+  actor: Actor;
+  input: unknown;
+}): Promise<OptimizationView> {
   const data = parseInput(optimizationInputSchema, input, "The optimization");
   try {
-    return await db.optimization.create({
-      data,
-      select: { id: true, name: true, component: true, savingMs: true, costPct: true, note: true, source: true },
-    });
+    return toView(await db.optimization.create({ data: { ...data, createdBy: actor.name }, select }));
   } catch (error) {
     if (isUniqueViolation(error))
       throw new AppError("CONFLICT", `An optimization called “${data.name}” exists already.`, {
@@ -98,6 +105,6 @@ export async function createOptimization({ db, input }: { db: Db; input: unknown
   }
 }
 
-export async function seedOptimizations(db: Db): Promise<void> {
-  for (const input of SEED_OPTIMIZATIONS) await createOptimization({ db, input }).catch(() => undefined);
+export async function seedOptimizations(db: Db, actor: Actor): Promise<void> {
+  for (const input of SEED_OPTIMIZATIONS) await createOptimization({ db, actor, input }).catch(() => undefined);
 }

@@ -1,12 +1,13 @@
 import "server-only";
 import { notFound } from "next/navigation";
-import { db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { runtime } from "./runtime";
 
 /** For pages: an unknown slug renders the 404 page instead of an error. */
-export async function orNotFound<T>(load: (database: ReturnType<typeof db>) => Promise<T>): Promise<T> {
+export async function orNotFound<T>(load: (database: Db) => Promise<T>): Promise<T> {
   try {
-    return await load(db());
+    return await load(runtime().db);
   } catch (error) {
     if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
     throw error;

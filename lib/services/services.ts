@@ -1,3 +1,4 @@
+import "server-only";
 import { budgetFit, formatTarget, percentileKeyOf, type BudgetDocument } from "@/lib/domain/budget";
 import { diffBudgets } from "@/lib/domain/budget-diff";
 import type { Db } from "@/lib/db/client";

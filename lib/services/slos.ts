@@ -1,3 +1,4 @@
+import "server-only";
 import { finiteBounds } from "@/lib/domain/histogram";
 import {
   BURN_WINDOWS,

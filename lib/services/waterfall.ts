@@ -1,3 +1,4 @@
+import "server-only";
 import { componentKey, END_TO_END_KEY, buildWaterfall, type WaterfallModel } from "@/lib/domain/waterfall";
 import type { MetricSource } from "@/lib/domain/budget";
 import type { Db } from "@/lib/db/client";

@@ -1,9 +1,12 @@
 import { json, readJson, route } from "@/lib/api/handle";
-import { db } from "@/lib/db/client";
 import { createOptimization, listOptimizations } from "@/lib/services/optimizations";
+import { currentActor } from "@/lib/services/actor";
+import { runtime } from "@/lib/services/runtime";
 
-export const GET = route(async () => json(await listOptimizations({ db: db() })));
+export const GET = route(async () => json(await listOptimizations({ db: runtime().db })));
 
 export const POST = route(async (request) =>
-  json(await createOptimization({ db: db(), input: await readJson(request) }), { status: 201 }),
+  json(await createOptimization({ db: runtime().db, actor: currentActor(), input: await readJson(request) }), {
+    status: 201,
+  }),
 );

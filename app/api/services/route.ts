@@ -1,12 +1,12 @@
 import { json, readJson, route } from "@/lib/api/handle";
-import { db } from "@/lib/db/client";
 import { currentActor } from "@/lib/services/actor";
 import { createService, listServices } from "@/lib/services/services";
+import { runtime } from "@/lib/services/runtime";
 
-export const GET = route(async () => json(await listServices({ db: db() })));
+export const GET = route(async () => json(await listServices({ db: runtime().db })));
 
 export const POST = route(async (request) => {
   const input = await readJson(request);
-  const service = await createService({ db: db(), actor: currentActor(), input });
+  const service = await createService({ db: runtime().db, actor: currentActor(), input });
   return json(service, { status: 201, headers: { location: `/api/services/${service.slug}/budget` } });
 });

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { ExperimentView } from "@/components/experiments/experiment-view";
-import { db } from "@/lib/db/client";
+import { runtime } from "@/lib/services/runtime";
 import { AppError } from "@/lib/errors";
 import { getAnalysis } from "@/lib/services/experiments/experiments";
 
@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 
 export default async function ExperimentPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const data = await getAnalysis({ db: db(), id }).catch((error: unknown) => {
+  const data = await getAnalysis({ db: runtime().db, id }).catch((error: unknown) => {
     if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
     throw error;
   });
@@ -24,7 +24,7 @@ export default async function ExperimentPage({ params }: { params: Promise<{ id:
         <h1 className="text-2xl font-semibold">{experiment.name}</h1>
         {experiment.hypothesis && <p className="text-slate-600 dark:text-slate-400">{experiment.hypothesis}</p>}
       </div>
-      <ExperimentView initial={JSON.parse(JSON.stringify(data))} />
+      <ExperimentView initial={data} />
     </div>
   );
 }

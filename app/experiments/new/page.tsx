@@ -1,13 +1,13 @@
 import type { Metadata } from "next";
 import { NewExperimentForm } from "@/components/experiments/new-experiment-form";
-import { db } from "@/lib/db/client";
+import { runtime } from "@/lib/services/runtime";
 import { listServices } from "@/lib/services/services";
 
 export const metadata: Metadata = { title: "New experiment" };
 export const dynamic = "force-dynamic";
 
 export default async function NewExperimentPage() {
-  const services = await listServices({ db: db() });
+  const services = await listServices({ db: runtime().db });
   return (
     <div className="mx-auto max-w-2xl space-y-4">
       <h1 className="text-2xl font-semibold">New experiment</h1>

@@ -18,7 +18,12 @@ const design: ExperimentDesign = {
  * 1000 requests whose 950th-fastest TTFT is `p95Ms`, 1000 tokens each, costing `costPer1k` on
  * average with a per-request spread of `costSpread` (alternating above and below), quality `quality(i)`.
  */
-function variant(p95Ms: number, costPer1k: number, costSpread = 0, quality?: (i: number) => number): VariantAccumulator {
+function variant(
+  p95Ms: number,
+  costPer1k: number,
+  costSpread = 0,
+  quality?: (i: number) => number,
+): VariantAccumulator {
   const acc = newAccumulator();
   for (let i = 1; i <= 1000; i++) {
     acc.requests++;
@@ -38,7 +43,10 @@ describe("experiment analysis", () => {
         ["treatment", variant(580, 0.025, 0, () => 0.9)],
       ]),
     );
-    expect(analysis.verdict).toEqual({ decision: "ship", sentence: "Treatment is 12 % faster at TTFT p95 and 17 % cheaper — ship." });
+    expect(analysis.verdict).toEqual({
+      decision: "ship",
+      sentence: "Treatment is 12 % faster at TTFT p95 and 17 % cheaper — ship.",
+    });
     expect(analysis.guardrail).toMatchObject({ status: "passed", drop: 0 });
   });
 

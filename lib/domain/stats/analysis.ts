@@ -1,4 +1,10 @@
-import { INDICATOR_LABEL, newAccumulator, type ExperimentDesign, type Indicator, type VariantAccumulator } from "../experiments";
+import {
+  INDICATOR_LABEL,
+  newAccumulator,
+  type ExperimentDesign,
+  type Indicator,
+  type VariantAccumulator,
+} from "../experiments";
 import { compareEstimates, quantileDifference, type Difference } from "./difference";
 import { evaluateGuardrail, type Guardrail } from "./guardrail";
 import { meanEstimate, type MeanEstimate } from "./mean";
@@ -72,8 +78,10 @@ function compareVariants(design: ExperimentDesign, control: VariantSummary, trea
     ANALYSED_PERCENTILES.map((p, i): Comparison => {
       const c = control.indicators[indicator]?.percentiles[i];
       const t = treatment.indicators[indicator]?.percentiles[i];
-      if (c?.ok && t?.ok) return { variant: treatment.name, indicator, p, difference: quantileDifference(c, t), reason: null };
-      const reason = c && !c.ok ? c.reason : t && !t.ok ? t.reason.replace("this variant", treatment.name) : "no samples";
+      if (c?.ok && t?.ok)
+        return { variant: treatment.name, indicator, p, difference: quantileDifference(c, t), reason: null };
+      const reason =
+        c && !c.ok ? c.reason : t && !t.ok ? t.reason.replace("this variant", treatment.name) : "no samples";
       return { variant: treatment.name, indicator, p, difference: null, reason };
     }),
   );
@@ -84,7 +92,10 @@ function compareCost(control: VariantSummary, treatment: VariantSummary): Analys
   if (!c || !t || c.standardError === null || t.standardError === null) return null;
   return {
     variant: treatment.name,
-    ...compareEstimates({ value: c.value, standardError: c.standardError }, { value: t.value, standardError: t.standardError }),
+    ...compareEstimates(
+      { value: c.value, standardError: c.standardError },
+      { value: t.value, standardError: t.standardError },
+    ),
   };
 }
 

@@ -35,7 +35,9 @@ describe("verdict", () => {
     const slower5 = { relative: 0.05, relativeLower: 0.02, relativeUpper: 0.08, isSignificant: true };
     expect(verdictOf(input({ latency: slower5 }))).toMatchObject({
       decision: "trade-off",
-      sentence: expect.stringMatching(/^Trade-off: treatment is 17 % cheaper per 1k tokens .* but 5 % slower at TTFT p95/),
+      sentence: expect.stringMatching(
+        /^Trade-off: treatment is 17 % cheaper per 1k tokens .* but 5 % slower at TTFT p95/,
+      ),
     });
   });
 
@@ -48,15 +50,29 @@ describe("verdict", () => {
   });
 
   it("a failed guardrail is never hidden behind “not enough samples”", () => {
-    const failed = { status: "failed" as const, description: "quality fell 3.0 points [2.1, 3.9], at most 1.0 allowed" };
-    expect(verdictOf(input({ latency: null, latencyReason: "p95 needs at least 77 samples, this variant has 40", guardrail: failed }))).toEqual({
+    const failed = {
+      status: "failed" as const,
+      description: "quality fell 3.0 points [2.1, 3.9], at most 1.0 allowed",
+    };
+    expect(
+      verdictOf(
+        input({
+          latency: null,
+          latencyReason: "p95 needs at least 77 samples, this variant has 40",
+          guardrail: failed,
+        }),
+      ),
+    ).toEqual({
       decision: "do-not-ship",
       sentence: "Do not ship: the quality guardrail failed (quality fell 3.0 points [2.1, 3.9], at most 1.0 allowed).",
     });
   });
 
   it("an unsettled guardrail holds back a faster treatment", () => {
-    const unclear = { status: "unclear" as const, description: "quality fell 0.6 points [−0.2, 1.4], at most 1.0 allowed" };
+    const unclear = {
+      status: "unclear" as const,
+      description: "quality fell 0.6 points [−0.2, 1.4], at most 1.0 allowed",
+    };
     expect(verdictOf(input({ guardrail: unclear }))).toEqual({
       decision: "inconclusive",
       sentence:
@@ -70,9 +86,12 @@ describe("verdict", () => {
   });
 
   it("says what is missing when there are too few samples", () => {
-    expect(verdictOf(input({ latency: null, latencyReason: "p95 needs at least 77 samples, this variant has 40" }))).toEqual({
+    expect(
+      verdictOf(input({ latency: null, latencyReason: "p95 needs at least 77 samples, this variant has 40" })),
+    ).toEqual({
       decision: "inconclusive",
-      sentence: "Inconclusive: not enough samples yet to judge TTFT p95 (p95 needs at least 77 samples, this variant has 40).",
+      sentence:
+        "Inconclusive: not enough samples yet to judge TTFT p95 (p95 needs at least 77 samples, this variant has 40).",
     });
   });
 

@@ -29,7 +29,9 @@ export type Verdict = { decision: Decision; sentence: string };
 
 const whole = (relative: number | null) => `${Math.round(Math.abs(relative ?? 0) * 100)} %`;
 const signed = (relative: number | null) =>
-  relative === null ? "unbounded" : `${relative > 0 ? "+" : relative < 0 ? "−" : ""}${(Math.abs(relative) * 100).toFixed(1)} %`;
+  relative === null
+    ? "unbounded"
+    : `${relative > 0 ? "+" : relative < 0 ? "−" : ""}${(Math.abs(relative) * 100).toFixed(1)} %`;
 const interval = (c: Change) => `[${signed(c.relativeLower)}, ${signed(c.relativeUpper)}]`;
 const isDown = (c: Change) => (c.relative ?? 0) < 0;
 
@@ -44,7 +46,10 @@ export function verdictOf(input: VerdictInput): Verdict {
   }
   // A failed guardrail stops the treatment whatever latency says, even with too few latency samples.
   if (guardrail?.status === "failed") {
-    return { decision: "do-not-ship", sentence: `Do not ship: the quality guardrail failed (${guardrail.description}).` };
+    return {
+      decision: "do-not-ship",
+      sentence: `Do not ship: the quality guardrail failed (${guardrail.description}).`,
+    };
   }
   if (!latency) {
     return {

@@ -5,7 +5,7 @@ import { rejection } from "@/test/rejection";
 import { testPoolSize } from "@/test/databases";
 import { chatApi } from "@/prisma/seed-data";
 import { createService } from "../services";
-import { createExperiment, getAnalysis, uploadSamples } from "./experiments";
+import { createExperiment, getAnalysis, setExperimentStatus, uploadSamples } from "./experiments";
 
 const db = createDb(inject("databaseUrl"), testPoolSize());
 const actor = { name: "pm" };
@@ -54,6 +54,7 @@ describe(`experiments (${inject("databaseKind")})`, () => {
     const experiment = await newExperiment();
     const result = await uploadSamples({
       db,
+      actor,
       id: experiment.id,
       body: stream(seedExampleCsv()),
       contentType: "text/csv",
@@ -77,6 +78,7 @@ describe(`experiments (${inject("databaseKind")})`, () => {
     const experiment = await newExperiment();
     await uploadSamples({
       db,
+      actor,
       id: experiment.id,
       body: stream("variant,ttft_ms\ncontrol,100\ntreatment,90\n"),
       contentType: "text/csv",
@@ -84,6 +86,7 @@ describe(`experiments (${inject("databaseKind")})`, () => {
     });
     await uploadSamples({
       db,
+      actor,
       id: experiment.id,
       body: stream('{"variant":"control","ttft_ms":110}\n{"variant":"treatment","ttft_ms":95}\n'),
       contentType: "application/x-ndjson",
@@ -102,7 +105,7 @@ describe(`experiments (${inject("databaseKind")})`, () => {
     const csv =
       "variant,ttft_ms,tokens,cost_usd\ncontrol,100,10,0.1\nbogus,90,10,0.1\ntreatment,abc,10,0.1\ncontrol,1,2,3,4\ntreatment,80,10,0.1\n";
     const error = await rejection(
-      uploadSamples({ db, id: experiment.id, body: stream(csv), contentType: "text/csv", query: {} }),
+      uploadSamples({ db, actor, id: experiment.id, body: stream(csv), contentType: "text/csv", query: {} }),
     );
     expect(error.code).toBe("VALIDATION_FAILED");
     expect(error.details).toMatchObject({ accepted: 2, rejected: 3, stored: false });
@@ -120,6 +123,7 @@ describe(`experiments (${inject("databaseKind")})`, () => {
     const csv = "variant,ttft_ms\ncontrol,100\ntreatment,-5\ntreatment,80\n";
     const result = await uploadSamples({
       db,
+      actor,
       id: experiment.id,
       body: stream(csv),
       contentType: "text/csv",
@@ -147,7 +151,7 @@ describe(`experiments (${inject("databaseKind")})`, () => {
   ])("refuses %s with a clear message and stores nothing", async (_what, body, type, message) => {
     const experiment = await newExperiment();
     const error = await rejection(
-      uploadSamples({ db, id: experiment.id, body: stream(body), contentType: type, query: {} }),
+      uploadSamples({ db, actor, id: experiment.id, body: stream(body), contentType: type, query: {} }),
     );
     expect(error.status).toBeGreaterThanOrEqual(400);
     expect(error.status).toBeLessThan(500);
@@ -162,7 +166,14 @@ describe(`experiments (${inject("databaseKind")})`, () => {
       ...Array.from({ length: 600 }, (_, i) => `control,${100 + (i % 50)}`),
       ...Array.from({ length: 400 }, (_, i) => `treatment,${50 + (i % 50)}`),
     ];
-    await uploadSamples({ db, id: experiment.id, body: stream(rows.join("\n")), contentType: "text/csv", query: {} });
+    await uploadSamples({
+      db,
+      actor,
+      id: experiment.id,
+      body: stream(rows.join("\n")),
+      contentType: "text/csv",
+      query: {},
+    });
     const { analysis } = await getAnalysis({ db, id: experiment.id });
     expect(analysis.srm!.chiSquare).toBeCloseTo(40, 9);
     expect(analysis.srm!.isMismatch).toBe(true);
@@ -173,6 +184,7 @@ describe(`experiments (${inject("databaseKind")})`, () => {
     const experiment = await newExperiment();
     await uploadSamples({
       db,
+      actor,
       id: experiment.id,
       body: stream(
         "variant,ttft_ms\n" + Array.from({ length: 50 }, (_, i) => `control,${i}\ntreatment,${i}`).join("\n"),
@@ -184,7 +196,8 @@ describe(`experiments (${inject("databaseKind")})`, () => {
     expect(analysis.variants[0]!.indicators.ttftMs!.percentiles[1]).toMatchObject({ ok: false, needed: 77 });
     expect(analysis.verdict).toMatchObject({
       decision: "inconclusive",
-      sentence: "Inconclusive: not enough samples yet to judge latency.",
+      sentence:
+        "Inconclusive: not enough samples yet to judge TTFT p95 (p95 needs at least 77 samples, this variant has 50).",
     });
   });
 
@@ -196,5 +209,63 @@ describe(`experiments (${inject("databaseKind")})`, () => {
       name: "Name is required",
       variants: "An experiment needs a control and at least one treatment",
     });
+  });
+
+  it("records who uploaded what, newest first", async () => {
+    const experiment = await newExperiment();
+    for (const [who, rows] of [
+      ["alice", "control,100\ntreatment,90"],
+      ["bob", "control,110\nblue,1\ntreatment,95"],
+    ] as const) {
+      await uploadSamples({
+        db,
+        actor: { name: who },
+        id: experiment.id,
+        body: stream(`variant,ttft_ms\n${rows}`),
+        contentType: "text/csv",
+        query: { onError: "skip" },
+      });
+    }
+    const { uploads } = await getAnalysis({ db, id: experiment.id });
+    expect(uploads.map((u) => [u.createdBy, u.source, u.accepted, u.rejected])).toEqual([
+      ["bob", "csv", 2, 1],
+      ["alice", "csv", 2, 0],
+    ]);
+  });
+
+  it("moves from running to stopped to decided, records who decided, and refuses a stale change", async () => {
+    const experiment = await newExperiment();
+    expect(experiment).toMatchObject({ status: "running", version: 1, decision: null });
+    const stopped = await setExperimentStatus({
+      db,
+      actor,
+      id: experiment.id,
+      input: { version: 1, status: "stopped" },
+    });
+    expect(stopped).toMatchObject({ status: "stopped", version: 2 });
+    const missing = await rejection(
+      setExperimentStatus({ db, actor, id: experiment.id, input: { version: 2, status: "decided" } }),
+    );
+    expect(missing.fields).toEqual({ decision: "Record the decision: ship, do-not-ship or iterate" });
+    const decided = await setExperimentStatus({
+      db,
+      actor: { name: "pm-lead" },
+      id: experiment.id,
+      input: { version: 2, status: "decided", decision: "ship", decisionNote: "12 % faster, cheaper" },
+    });
+    expect(decided).toMatchObject({ status: "decided", decision: "ship", decidedBy: "pm-lead", version: 3 });
+    expect(decided.decidedAt).not.toBeNull();
+    const stale = await rejection(
+      setExperimentStatus({ db, actor, id: experiment.id, input: { version: 2, status: "running" } }),
+    );
+    expect(stale.code).toBe("CONFLICT");
+    expect(stale.message).toContain("now version 3");
+    const reopened = await setExperimentStatus({
+      db,
+      actor,
+      id: experiment.id,
+      input: { version: 3, status: "running" },
+    });
+    expect(reopened).toMatchObject({ status: "running", decision: null, decidedBy: null, version: 4 });
   });
 });

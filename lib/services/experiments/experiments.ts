@@ -1,19 +1,44 @@
+import "server-only";
+import { analyse, type Analysis } from "@/lib/domain/stats/analysis";
 import type { Db } from "@/lib/db/client";
 import {
   findExperimentRow,
   insertExperiment,
   listExperimentRows,
+  listUploadRows,
   loadVariantData,
   mergeVariantData,
+  updateExperimentStatusIfVersion,
   type ExperimentRow,
 } from "@/lib/db/experiments";
 import { AppError } from "@/lib/errors";
-import { createExperimentSchema, uploadQuerySchema } from "@/lib/schemas/experiment";
+import { createExperimentSchema, experimentStatusSchema, uploadQuerySchema } from "@/lib/schemas/experiment";
 import { isUuid, parseInput } from "@/lib/schemas/parse";
 import type { Actor } from "../actor";
 import { getServiceOrThrow } from "../services";
-import { analyse, type Analysis } from "./analyse";
 import { ingestSamples, type RowError } from "./ingest";
+
+/** An experiment as the API and the browser see it (times as ISO strings). */
+export type ExperimentView = Omit<ExperimentRow, "startsAt" | "endsAt" | "decidedAt" | "createdAt"> & {
+  startsAt: string | null;
+  endsAt: string | null;
+  decidedAt: string | null;
+  createdAt: string;
+};
+
+export type UploadView = { source: string; accepted: number; rejected: number; createdAt: string; createdBy: string };
+
+const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+export function toExperimentView(row: ExperimentRow): ExperimentView {
+  return {
+    ...row,
+    startsAt: iso(row.startsAt),
+    endsAt: iso(row.endsAt),
+    decidedAt: iso(row.decidedAt),
+    createdAt: row.createdAt.toISOString(),
+  };
+}
 
 export async function createExperiment({
   db,
@@ -23,7 +48,7 @@ export async function createExperiment({
   db: Db;
   actor: Actor;
   input: unknown;
-}): Promise<ExperimentRow> {
+}): Promise<ExperimentView> {
   const data = parseInput(createExperimentSchema, input, "The experiment");
   const service = await getServiceOrThrow({ db, slug: data.service }).catch(() => {
     throw new AppError("VALIDATION_FAILED", "The experiment has 1 invalid field.", {
@@ -31,17 +56,57 @@ export async function createExperiment({
     });
   });
   const { service: _slug, ...fields } = data;
-  return insertExperiment(db, { ...fields, serviceId: service.id, createdBy: actor.name });
+  return toExperimentView(await insertExperiment(db, { ...fields, serviceId: service.id, createdBy: actor.name }));
 }
 
-export async function listExperiments({ db }: { db: Db }): Promise<ExperimentRow[]> {
-  return listExperimentRows(db);
+export async function listExperiments({ db }: { db: Db }): Promise<ExperimentView[]> {
+  return (await listExperimentRows(db)).map(toExperimentView);
 }
 
-export async function getExperimentOrThrow({ db, id }: { db: Db; id: string }): Promise<ExperimentRow> {
+async function findOrThrow(db: Db, id: string): Promise<ExperimentRow> {
   const row = isUuid(id) ? await findExperimentRow(db, id) : null;
   if (!row) throw new AppError("NOT_FOUND", "No such experiment.");
   return row;
+}
+
+export async function getExperimentOrThrow({ db, id }: { db: Db; id: string }): Promise<ExperimentView> {
+  return toExperimentView(await findOrThrow(db, id));
+}
+
+/** Running → stopped → decided (with the decision and why); the version guards concurrent changes. */
+export async function setExperimentStatus({
+  db,
+  actor,
+  id,
+  input,
+}: {
+  db: Db;
+  actor: Actor;
+  id: string;
+  input: unknown;
+}): Promise<ExperimentView> {
+  const { version, status, decision, decisionNote } = parseInput(experimentStatusSchema, input, "The status change");
+  const current = await findOrThrow(db, id);
+  const isDecided = status === "decided";
+  const saved =
+    current.version === version &&
+    (await updateExperimentStatusIfVersion(db, id, version, {
+      status,
+      decision,
+      decisionNote: isDecided ? decisionNote : "",
+      decidedBy: isDecided ? actor.name : null,
+      decidedAt: isDecided ? new Date() : null,
+    }));
+  if (!saved) {
+    const latest = await findOrThrow(db, id);
+    throw new AppError(
+      "CONFLICT",
+      `This experiment was changed since you opened it (now version ${latest.version}, ${latest.status}${latest.decidedBy ? ` by ${latest.decidedBy}` : ""}). Reload and try again.`,
+      undefined,
+      { current: toExperimentView(latest) },
+    );
+  }
+  return toExperimentView(await findOrThrow(db, id));
 }
 
 export type UploadResult = { accepted: number; rejected: number; errors: RowError[]; stored: boolean };
@@ -60,23 +125,25 @@ function formatOf(contentType: string | null): "csv" | "ndjson" {
 /**
  * Streams an upload into the experiment's results. With onError=reject (the default) one bad
  * row refuses the whole file and nothing is stored; with onError=skip the good rows are kept
- * and every bad row is reported with its line number.
+ * and every bad row is reported with its line number. Each stored upload records who made it.
  */
 export async function uploadSamples({
   db,
+  actor,
   id,
   body,
   contentType,
   query,
 }: {
   db: Db;
+  actor: Actor;
   id: string;
   body: ReadableStream<Uint8Array> | null;
   contentType: string | null;
   query: unknown;
 }): Promise<UploadResult> {
   const { onError } = parseInput(uploadQuerySchema, query, "The query");
-  const experiment = await getExperimentOrThrow({ db, id });
+  const experiment = await findOrThrow(db, id);
   const format = formatOf(contentType);
   if (!body) throw new AppError("BAD_REQUEST", "The upload is empty.");
   const result = await ingestSamples(
@@ -100,7 +167,12 @@ export async function uploadSamples({
       ...summary,
       stored: false,
     });
-  await mergeVariantData(db, experiment.id, result.variants);
+  await mergeVariantData(db, experiment.id, result.variants, {
+    source: format,
+    accepted: result.accepted,
+    rejected: result.rejected,
+    createdBy: actor.name,
+  });
   return { ...summary, stored: true };
 }
 
@@ -110,7 +182,12 @@ export async function getAnalysis({
 }: {
   db: Db;
   id: string;
-}): Promise<{ experiment: ExperimentRow; analysis: Analysis }> {
-  const experiment = await getExperimentOrThrow({ db, id });
-  return { experiment, analysis: analyse(experiment, await loadVariantData(db, experiment.id)) };
+}): Promise<{ experiment: ExperimentView; analysis: Analysis; uploads: UploadView[] }> {
+  const experiment = await findOrThrow(db, id);
+  const [data, uploads] = await Promise.all([loadVariantData(db, experiment.id), listUploadRows(db, experiment.id)]);
+  return {
+    experiment: toExperimentView(experiment),
+    analysis: analyse(experiment, data),
+    uploads: uploads.map((u) => ({ ...u, createdAt: u.createdAt.toISOString() })),
+  };
 }

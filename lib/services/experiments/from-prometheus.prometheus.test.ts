@@ -33,6 +33,7 @@ describe("experiment results from Prometheus, by the variant label", () => {
     });
     const result = await importFromPrometheus({
       db,
+      actor: { name: "pm" },
       prom,
       id: experiment.id,
       input: {

@@ -1,6 +1,8 @@
+import "server-only";
 import { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import { mergeVariantData } from "@/lib/db/experiments";
+import { newAccumulator, type VariantAccumulator } from "@/lib/domain/experiments";
 import { normaliseBuckets, type Bucket } from "@/lib/domain/histogram";
 import { addToRatio } from "@/lib/domain/stats/ratio";
 import { AppError } from "@/lib/errors";
@@ -9,8 +11,8 @@ import { assertLabelName, selector } from "@/lib/prometheus/promql";
 import { fetchBucketIncreases } from "@/lib/prometheus/buckets";
 import { metricNameSchema, labelNameSchema } from "@/lib/schemas/budget";
 import { parseInput } from "@/lib/schemas/parse";
+import type { Actor } from "../actor";
 import { getBudget } from "../budgets";
-import { newAccumulator, type VariantAccumulator } from "./ingest";
 import { getExperimentOrThrow } from "./experiments";
 
 // Results from Prometheus instead of raw samples: each variant's TTFT histogram (selected by a
@@ -52,12 +54,14 @@ export function addBucketsAsSamples(acc: VariantAccumulator, buckets: Bucket[], 
 
 export async function importFromPrometheus({
   db,
+  actor,
   prom,
   id,
   input,
   now = Date.now() / 1000,
 }: {
   db: Db;
+  actor: Actor;
   prom: PrometheusClient | null;
   id: string;
   input: unknown;
@@ -76,8 +80,8 @@ export async function importFromPrometheus({
       "Name the TTFT histogram to import: the service has no end-to-end source.",
       { metric: "Required" },
     );
-  const end = Math.floor(experiment.endsAt ? experiment.endsAt.getTime() / 1000 : now);
-  const start = Math.floor(experiment.startsAt ? experiment.startsAt.getTime() / 1000 : end - 3600);
+  const end = Math.floor(experiment.endsAt ? Date.parse(experiment.endsAt) / 1000 : now);
+  const start = Math.floor(experiment.startsAt ? Date.parse(experiment.startsAt) / 1000 : end - 3600);
   const rangeSeconds = end - start;
   if (rangeSeconds < 60)
     throw new AppError("VALIDATION_FAILED", "The experiment's time range is shorter than a minute.", {
@@ -109,6 +113,12 @@ export async function importFromPrometheus({
     if (costUsd !== undefined && tokenCount !== undefined && tokenCount > 0) addToRatio(acc.cost, costUsd, tokenCount);
     upload.set(name, acc);
   }
-  await mergeVariantData(db, experiment.id, upload);
+  const accepted = Object.values(imported).reduce((a, b) => a + b, 0);
+  await mergeVariantData(db, experiment.id, upload, {
+    source: "prometheus",
+    accepted,
+    rejected: 0,
+    createdBy: actor.name,
+  });
   return { imported, range: { start: new Date(start * 1000).toISOString(), end: new Date(end * 1000).toISOString() } };
 }

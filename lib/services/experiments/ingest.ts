@@ -1,21 +1,14 @@
+import "server-only";
 import { Readable } from "node:stream";
 import { parse } from "csv-parse";
-import { LatencySamples } from "@/lib/domain/stats/latency-samples";
-import { addToRatio, emptyRatio, type RatioAccumulator } from "@/lib/domain/stats/ratio";
+import { INDICATORS, newAccumulator, type VariantAccumulator } from "@/lib/domain/experiments";
+import { addToMoments } from "@/lib/domain/stats/mean";
+import { addToRatio } from "@/lib/domain/stats/ratio";
 import { AppError } from "@/lib/errors";
-import { INDICATORS, type Indicator } from "@/lib/schemas/experiment";
 
 // Streams an upload of per-request samples (CSV with a header row, or NDJSON) into bounded
 // per-variant accumulators. Nothing is ever held whole: rows are validated one by one (by hand,
 // not with zod: millions of rows), and a bad row is reported with its line number.
-
-export type VariantAccumulator = {
-  requests: number;
-  latency: Record<Indicator, LatencySamples>;
-  cost: RatioAccumulator;
-  qualitySum: number;
-  qualityCount: number;
-};
 
 export type RowError = { line: number; message: string };
 export type IngestResult = {
@@ -59,16 +52,6 @@ type Row = {
   quality: unknown;
 };
 
-export function newAccumulator(): VariantAccumulator {
-  return {
-    requests: 0,
-    latency: Object.fromEntries(INDICATORS.map((i) => [i, new LatencySamples()])) as Record<Indicator, LatencySamples>,
-    cost: emptyRatio(),
-    qualitySum: 0,
-    qualityCount: 0,
-  };
-}
-
 function numberField(value: unknown, name: string, { min = 0, max = 3.6e9 } = {}): number | null {
   if (value === undefined || value === null || value === "") return null;
   const n = typeof value === "number" ? value : Number(value);
@@ -93,10 +76,7 @@ function addRow(row: Row, variants: Map<string, VariantAccumulator>): void {
   acc.requests++;
   latency.forEach((v, i) => v !== null && acc.latency[INDICATORS[i]!].add(v));
   if (tokens !== null && cost !== null) addToRatio(acc.cost, cost, tokens);
-  if (quality !== null) {
-    acc.qualitySum += quality;
-    acc.qualityCount++;
-  }
+  if (quality !== null) addToMoments(acc.quality, quality);
 }
 
 function sumOrNull(a: number | null, b: number | null): number | null {

@@ -1,7 +1,7 @@
 import { json, route } from "@/lib/api/handle";
-import { db } from "@/lib/db/client";
 import { getExperimentOrThrow } from "@/lib/services/experiments/experiments";
+import { runtime } from "@/lib/services/runtime";
 
 export const GET = route<{ id: string }>(async (_request, { id }) =>
-  json(await getExperimentOrThrow({ db: db(), id })),
+  json(await getExperimentOrThrow({ db: runtime().db, id })),
 );

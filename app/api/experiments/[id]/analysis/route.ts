@@ -1,7 +1,7 @@
 import { json, route } from "@/lib/api/handle";
-import { db } from "@/lib/db/client";
 import { getAnalysis } from "@/lib/services/experiments/experiments";
+import { runtime } from "@/lib/services/runtime";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route<{ id: string }>(async (_request, { id }) => json(await getAnalysis({ db: db(), id })));
+export const GET = route<{ id: string }>(async (_request, { id }) => json(await getAnalysis({ db: runtime().db, id })));

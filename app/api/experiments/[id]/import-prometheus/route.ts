@@ -1,8 +1,8 @@
 import { json, route } from "@/lib/api/handle";
-import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { prometheus } from "@/lib/prometheus/instance";
 import { importFromPrometheus } from "@/lib/services/experiments/from-prometheus";
+import { currentActor } from "@/lib/services/actor";
+import { runtime } from "@/lib/services/runtime";
 
 // Body (optional JSON): { metric?, variantLabel = "variant", costMetric?, tokensMetric? }.
 export const POST = route<{ id: string }>(async (request, { id }) => {
@@ -15,5 +15,5 @@ export const POST = route<{ id: string }>(async (request, { id }) => {
       throw new AppError("BAD_REQUEST", "The body is not valid JSON (send nothing, or a JSON object).");
     }
   }
-  return json(await importFromPrometheus({ db: db(), prom: prometheus(), id, input }));
+  return json(await importFromPrometheus({ ...runtime(), actor: currentActor(), id, input }));
 });

@@ -1,15 +1,15 @@
 import { json, readJson, route, slugParam } from "@/lib/api/handle";
-import { db } from "@/lib/db/client";
 import { currentActor } from "@/lib/services/actor";
 import { getBudget, saveBudget } from "@/lib/services/budgets";
+import { runtime } from "@/lib/services/runtime";
 
 type Params = { slug: string };
 
 export const GET = route<Params>(async (_request, { slug }) =>
-  json(await getBudget({ db: db(), slug: slugParam(slug) })),
+  json(await getBudget({ db: runtime().db, slug: slugParam(slug) })),
 );
 
 export const PUT = route<Params>(async (request, { slug }) => {
   const input = await readJson(request);
-  return json(await saveBudget({ db: db(), actor: currentActor(), slug: slugParam(slug), input }));
+  return json(await saveBudget({ db: runtime().db, actor: currentActor(), slug: slugParam(slug), input }));
 });

@@ -1,7 +1,7 @@
 import { json, queryOf, route, slugParam } from "@/lib/api/handle";
-import { db } from "@/lib/db/client";
 import { listRevisions } from "@/lib/services/budgets";
+import { runtime } from "@/lib/services/runtime";
 
 export const GET = route<{ slug: string }>(async (request, { slug }) =>
-  json(await listRevisions({ db: db(), slug: slugParam(slug), query: queryOf(request) })),
+  json(await listRevisions({ db: runtime().db, slug: slugParam(slug), query: queryOf(request) })),
 );

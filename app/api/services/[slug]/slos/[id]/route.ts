@@ -1,9 +1,9 @@
 import { json, readJson, route, slugParam } from "@/lib/api/handle";
-import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/schemas/parse";
 import { currentActor } from "@/lib/services/actor";
 import { deleteSlo, updateSlo } from "@/lib/services/slos";
+import { runtime } from "@/lib/services/runtime";
 
 type Params = { slug: string; id: string };
 
@@ -15,11 +15,17 @@ function idParam(id: string): string {
 export const PUT = route<Params>(async (request, params) => {
   const input = await readJson(request);
   return json(
-    await updateSlo({ db: db(), actor: currentActor(), slug: slugParam(params.slug), id: idParam(params.id), input }),
+    await updateSlo({
+      db: runtime().db,
+      actor: currentActor(),
+      slug: slugParam(params.slug),
+      id: idParam(params.id),
+      input,
+    }),
   );
 });
 
 export const DELETE = route<Params>(async (_request, params) => {
-  await deleteSlo({ db: db(), actor: currentActor(), slug: slugParam(params.slug), id: idParam(params.id) });
+  await deleteSlo({ db: runtime().db, actor: currentActor(), slug: slugParam(params.slug), id: idParam(params.id) });
   return new Response(null, { status: 204 });
 });

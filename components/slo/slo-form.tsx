@@ -1,0 +1,258 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { useFieldArray, useForm, useWatch, type Resolver } from "react-hook-form";
+import { Field } from "@/components/ui/field";
+import { Button, Card, FieldError, Select, TextInput } from "@/components/ui/primitives";
+import { PRESETS, PRESET_IDS, type PresetId } from "@/lib/domain/presets";
+import { ApiError, apiFetch } from "@/lib/queries/api";
+import { queries, urls } from "@/lib/queries/resources";
+import { sloInputSchema } from "@/lib/schemas/live";
+import { fieldPath } from "@/lib/schemas/parse";
+import type { SloStatus } from "@/lib/services/slos";
+
+type FormValues = {
+  name: string;
+  indicator: string;
+  preset: PresetId;
+  metric: string;
+  matchers: { name: string; value: string }[];
+  thresholdMs: number;
+  objective: number;
+  windowDays: number;
+  thresholdMode: "snap" | "interpolate";
+};
+
+type Source = { preset: string; metric: string; matchers: Record<string, string> };
+
+function toInput(v: FormValues) {
+  return {
+    name: v.name,
+    indicator: v.indicator,
+    source: {
+      preset: v.preset,
+      metric: v.metric,
+      matchers: Object.fromEntries(v.matchers.filter((m) => m.name).map((m) => [m.name, m.value])),
+    },
+    thresholdMs: v.thresholdMs,
+    objective: v.objective,
+    windowDays: v.windowDays,
+    thresholdMode: v.thresholdMode,
+  };
+}
+
+function toValues(slo: SloStatus | null, defaultSource: Source | null): FormValues {
+  const source = slo?.source ?? defaultSource;
+  return {
+    name: slo?.name ?? "",
+    indicator: slo?.indicator ?? "TTFT",
+    preset: (source?.preset as PresetId) ?? "generic",
+    metric: source?.metric ?? "",
+    matchers: Object.entries(source?.matchers ?? {}).map(([name, value]) => ({ name, value })),
+    thresholdMs: slo?.thresholdMs ?? 700,
+    objective: slo?.objective ?? 0.99,
+    windowDays: slo?.windowDays ?? 28,
+    thresholdMode: slo?.thresholdPreference ?? "snap",
+  };
+}
+
+const FORM_PATH: Record<string, string> = { "source.metric": "metric", "source.preset": "preset" };
+const formPathOf = (path: string) => FORM_PATH[path] ?? (path.startsWith("source.matchers") ? "matchers" : path);
+
+const resolver: Resolver<FormValues> = async (values) => {
+  const result = sloInputSchema.safeParse(toInput(values));
+  if (result.success) return { values, errors: {} };
+  const errors: Record<string, { type: string; message: string }> = {};
+  for (const issue of result.error.issues)
+    errors[formPathOf(fieldPath(issue.path))] ??= { type: "validate", message: issue.message };
+  return { values: {}, errors };
+};
+
+const num = (v: unknown) => (v === "" ? Number.NaN : Number(v));
+
+/** Adds an SLO, or edits one (`editing`), with the histogram's real bucket bounds on request. */
+export function SloForm({
+  slug,
+  defaultSource,
+  editing = null,
+  onDone,
+}: {
+  slug: string;
+  defaultSource: Source | null;
+  editing?: SloStatus | null;
+  onDone?: () => void;
+}) {
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const [bounds, setBounds] = useState<number[] | string | null>(null);
+  const form = useForm<FormValues>({ resolver, defaultValues: toValues(editing, defaultSource) });
+  const matchers = useFieldArray({ control: form.control, name: "matchers" });
+  const { errors } = form.formState;
+  const preset = useWatch({ control: form.control, name: "preset" });
+  const threshold = useWatch({ control: form.control, name: "thresholdMs" });
+  const prefix = editing ? `slo-${editing.id}` : "slo-new";
+
+  const save = useMutation({
+    mutationFn: (values: FormValues) =>
+      editing
+        ? apiFetch(urls.slo(slug, editing.id), {
+            method: "PUT",
+            json: { ...toInput(values), version: editing.version },
+          })
+        : apiFetch(urls.slos(slug), { method: "POST", json: toInput(values) }),
+    onSuccess: async () => {
+      if (!editing) form.reset(toValues(null, defaultSource));
+      setBounds(null);
+      await queryClient.invalidateQueries({ queryKey: queries.slos(slug).queryKey });
+      router.refresh();
+      onDone?.();
+    },
+    onError: (error) => {
+      if (error instanceof ApiError && error.body.fields) {
+        for (const [path, message] of Object.entries(error.body.fields))
+          form.setError(formPathOf(path) as keyof FormValues, { message });
+      }
+    },
+  });
+
+  async function loadBounds() {
+    setBounds("Loading…");
+    try {
+      const { source } = toInput(form.getValues());
+      const result = await apiFetch<{ boundsMs: number[] }>(urls.bucketBounds(), { method: "POST", json: { source } });
+      setBounds(result.boundsMs.length ? result.boundsMs : "No buckets found for this histogram in the last hour.");
+    } catch (error) {
+      setBounds(error instanceof Error ? error.message : "Could not load the bucket bounds.");
+    }
+  }
+
+  const body = (
+    <form
+      noValidate
+      className="grid gap-3 text-sm sm:grid-cols-2"
+      onSubmit={form.handleSubmit((v) => save.mutate(v))}
+      aria-label={editing ? `Edit SLO ${editing.name}` : "New SLO"}
+    >
+      <Field label="SLO name" error={errors.name?.message}>
+        {(control) => <TextInput {...control} placeholder="TTFT under 700 ms" {...form.register("name")} />}
+      </Field>
+      <Field label="Indicator" error={errors.indicator?.message}>
+        {(control) => <TextInput {...control} {...form.register("indicator")} />}
+      </Field>
+      <Field label="Histogram preset">
+        {(control) => (
+          <Select {...control} {...form.register("preset")}>
+            {PRESET_IDS.map((p) => (
+              <option key={p} value={p}>
+                {PRESETS[p].label}
+              </option>
+            ))}
+          </Select>
+        )}
+      </Field>
+      <Field label="Histogram" error={errors.metric?.message}>
+        {(control) => (
+          <>
+            <TextInput {...control} className="font-mono" list={`${prefix}-metrics`} {...form.register("metric")} />
+            <datalist id={`${prefix}-metrics`}>
+              {PRESETS[preset]?.metrics.map((m) => (
+                <option key={m.metric} value={m.metric}>
+                  {m.label}
+                </option>
+              ))}
+            </datalist>
+          </>
+        )}
+      </Field>
+      <fieldset className="sm:col-span-2">
+        <legend className="font-medium">Label matchers</legend>
+        {matchers.fields.map((field, i) => (
+          <div key={field.id} className="mt-1 flex items-center gap-1">
+            <TextInput
+              aria-label={`SLO label name ${i + 1}`}
+              className="font-mono"
+              {...form.register(`matchers.${i}.name`)}
+            />
+            =
+            <TextInput
+              aria-label={`SLO label value ${i + 1}`}
+              className="font-mono"
+              {...form.register(`matchers.${i}.value`)}
+            />
+            <Button variant="ghost" aria-label={`Remove SLO matcher ${i + 1}`} onClick={() => matchers.remove(i)}>
+              ✕
+            </Button>
+          </div>
+        ))}
+        <Button variant="ghost" onClick={() => matchers.append({ name: "", value: "" })}>
+          + matcher
+        </Button>
+        <FieldError
+          id={`${prefix}-matchers-error`}
+          message={errors.matchers?.message ?? errors.matchers?.root?.message}
+        />
+      </fieldset>
+      <Field label="Threshold (ms)" error={errors.thresholdMs?.message}>
+        {(control) => (
+          <TextInput {...control} inputMode="decimal" {...form.register("thresholdMs", { setValueAs: num })} />
+        )}
+      </Field>
+      <Field label="Objective (share of requests, e.g. 0.99)" error={errors.objective?.message}>
+        {(control) => (
+          <TextInput {...control} inputMode="decimal" {...form.register("objective", { setValueAs: num })} />
+        )}
+      </Field>
+      <Field label="Window" hint="The SLO's window also sets its alerts' burn-rate factors.">
+        {(control) => (
+          <Select {...control} {...form.register("windowDays", { setValueAs: Number })}>
+            <option value={28}>rolling 28 days</option>
+            <option value={30}>rolling 30 days</option>
+            <option value={7}>rolling 7 days</option>
+          </Select>
+        )}
+      </Field>
+      <Field label="When the threshold is not a bucket bound">
+        {(control) => (
+          <Select {...control} {...form.register("thresholdMode")}>
+            <option value="snap">snap to the bound below (conservative)</option>
+            <option value="interpolate">interpolate inside the bucket (estimate)</option>
+          </Select>
+        )}
+      </Field>
+      <div className="sm:col-span-2">
+        <Button onClick={loadBounds}>Show the histogram&apos;s bucket bounds</Button>
+        {bounds !== null && (
+          <p className="mt-2 text-xs" aria-live="polite" data-testid="bucket-bounds">
+            {typeof bounds === "string"
+              ? bounds
+              : `Bounds (ms): ${bounds.join(", ")}. ${
+                  bounds.includes(threshold)
+                    ? `${threshold} ms is a bound: counted exactly.`
+                    : threshold > Math.max(...bounds)
+                      ? `${threshold} ms is above the last bound: it will be counted at ${Math.max(...bounds)} ms.`
+                      : `${threshold} ms is not a bound: it will be ${form.getValues("thresholdMode") === "snap" ? "snapped" : "estimated"}.`
+                }`}
+          </p>
+        )}
+      </div>
+      <div className="flex items-center gap-3 sm:col-span-2">
+        <Button type="submit" variant="primary" disabled={save.isPending}>
+          {save.isPending ? "Saving…" : editing ? "Save SLO" : "Add SLO"}
+        </Button>
+        {onDone && <Button onClick={onDone}>Cancel</Button>}
+        <span aria-live="polite" className="text-red-600">
+          {save.error && !(save.error instanceof ApiError && save.error.body.fields) ? save.error.message : null}
+        </span>
+      </div>
+    </form>
+  );
+  if (editing) return body;
+  return (
+    <Card>
+      <h2 className="mb-3 text-lg font-semibold">Add an SLO</h2>
+      {body}
+    </Card>
+  );
+}

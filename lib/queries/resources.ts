@@ -1,0 +1,63 @@
+import { queryOptions } from "@tanstack/react-query";
+import type { Analysis } from "@/lib/domain/stats/analysis";
+import type { BudgetView, RevisionView } from "@/lib/services/budgets";
+import type { ExperimentView, UploadView } from "@/lib/services/experiments/experiments";
+import type { OptimizationView } from "@/lib/services/optimizations";
+import type { ServiceSummary } from "@/lib/services/services";
+import type { SloStatus } from "@/lib/services/slos";
+import type { WaterfallView } from "@/lib/services/waterfall";
+import { apiFetch } from "./api";
+
+// Every resource the browser reads: its URL, its query key and its fetcher in one place. Keys
+// hold the normalised view state, so a re-render with the same view never refetches.
+
+export type WaterfallParams = { quantile: number; window: string; compare?: string; at?: number };
+export type ExperimentDetail = { experiment: ExperimentView; analysis: Analysis; uploads: UploadView[] };
+
+const service = (slug: string) => `/api/services/${encodeURIComponent(slug)}`;
+
+export function waterfallSearch(p: WaterfallParams): string {
+  const search = new URLSearchParams({ quantile: String(p.quantile), window: p.window });
+  if (p.compare) search.set("compare", p.compare);
+  if (p.at !== undefined) search.set("at", String(p.at));
+  return search.toString();
+}
+
+export const urls = {
+  services: () => "/api/services",
+  budget: (slug: string) => `${service(slug)}/budget`,
+  revisions: (slug: string) => `${service(slug)}/budget/revisions`,
+  restore: (slug: string, version: number) => `${service(slug)}/budget/revisions/${version}/restore`,
+  waterfall: (slug: string, p: WaterfallParams) => `${service(slug)}/waterfall?${waterfallSearch(p)}`,
+  slos: (slug: string, at?: number) => `${service(slug)}/slos${at !== undefined ? `?at=${at}` : ""}`,
+  slo: (slug: string, id: string) => `${service(slug)}/slos/${encodeURIComponent(id)}`,
+  bucketBounds: () => "/api/prometheus/buckets",
+  experiments: () => "/api/experiments",
+  analysis: (id: string) => `/api/experiments/${encodeURIComponent(id)}/analysis`,
+  experimentStatus: (id: string) => `/api/experiments/${encodeURIComponent(id)}/status`,
+  samples: (id: string, onError: "reject" | "skip") =>
+    `/api/experiments/${encodeURIComponent(id)}/samples?onError=${onError}`,
+  importPrometheus: (id: string) => `/api/experiments/${encodeURIComponent(id)}/import-prometheus`,
+  optimizations: () => "/api/optimizations",
+};
+
+export const queries = {
+  services: () => queryOptions({ queryKey: ["services"], queryFn: () => apiFetch<ServiceSummary[]>(urls.services()) }),
+  budget: (slug: string) =>
+    queryOptions({ queryKey: ["budget", slug], queryFn: () => apiFetch<BudgetView>(urls.budget(slug)) }),
+  revisions: (slug: string) =>
+    queryOptions({ queryKey: ["revisions", slug], queryFn: () => apiFetch<RevisionView[]>(urls.revisions(slug)) }),
+  waterfall: (slug: string, p: WaterfallParams) =>
+    queryOptions({
+      queryKey: ["waterfall", slug, p.quantile, p.window, p.compare ?? "", p.at ?? "live"],
+      queryFn: () => apiFetch<WaterfallView>(urls.waterfall(slug, p)),
+    }),
+  slos: (slug: string, at?: number) =>
+    queryOptions({ queryKey: ["slos", slug, at ?? "live"], queryFn: () => apiFetch<SloStatus[]>(urls.slos(slug, at)) }),
+  experiments: () =>
+    queryOptions({ queryKey: ["experiments"], queryFn: () => apiFetch<ExperimentView[]>(urls.experiments()) }),
+  experiment: (id: string) =>
+    queryOptions({ queryKey: ["experiment", id], queryFn: () => apiFetch<ExperimentDetail>(urls.analysis(id)) }),
+  optimizations: () =>
+    queryOptions({ queryKey: ["optimizations"], queryFn: () => apiFetch<OptimizationView[]>(urls.optimizations()) }),
+};

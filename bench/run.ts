@@ -8,9 +8,11 @@ import { taggedBucketQuery } from "../lib/prometheus/promql";
 import { GROUP_LABEL } from "../lib/prometheus/buckets";
 import { createService } from "../lib/services/services";
 import { runExperimentBench } from "./experiments";
+import { runPlannerBench } from "./planner";
 import { startBenchStack } from "./stack";
 
 const results: { name: string; value: string; target: string; met: boolean }[] = [];
+// Each line: a figure as a ratio against a baseline measured in the same run, and its target.
 const report = (name: string, value: string, target: string, met: boolean) => {
   results.push({ name, value, target, met });
   console.log(`${met ? "✓" : "✗"} ${name}: ${value} (target ${target})`);
@@ -43,46 +45,55 @@ try {
   sources.push({ key: END_TO_END_KEY, source: budget.endToEndSource! });
   const rawQuery = taggedBucketQuery(sources, { fn: "rate", window: "5m", groupLabel: GROUP_LABEL });
   const now = Math.floor(Date.now() / 1000);
-  const times = Array.from({ length: 40 }, (_, i) => now - 5 * (i + 1));
+  // Bodies are read, not parsed, everywhere: the figures are the server's cost, not the client's.
+  const times = Array.from({ length: 100 }, (_, i) => now - 5 * (i + 1));
   const raw = (t: number) =>
     fetch(`${stack.prometheusUrl}/api/v1/query`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ query: rawQuery, time: String(t) }),
-    }).then((r) => r.json());
+    }).then((r) => r.arrayBuffer());
   const api = (t: number) =>
-    fetch(`${stack.appUrl}/api/services/chat-api/waterfall?window=5m&at=${t}`).then((r) => r.json());
+    fetch(`${stack.appUrl}/api/services/chat-api/waterfall?window=5m&at=${t}`).then((r) => r.arrayBuffer());
   for (const t of times.slice(0, 5)) await Promise.all([raw(t + 1), api(t + 2)]); // warm up JIT, pools, page cache
+  // Interleaved, so drift on a busy machine hits all four alike: the same query straight to
+  // Prometheus; the API uncached (each request its own time, so neither cache can answer); Next's
+  // floor (a request refused before any work: a slug that cannot exist); and a repeated view,
+  // answered from the serialised-answer cache.
+  const floor = () => fetch(`${stack.appUrl}/api/services/NO_SUCH!/waterfall`).then((r) => r.arrayBuffer());
+  await api(times[0]!);
   const rawMs: number[] = [];
   const apiMs: number[] = [];
+  const floorMs: number[] = [];
+  const cachedMs: number[] = [];
   for (const t of times) {
     rawMs.push(await timed(() => raw(t)));
     apiMs.push(await timed(() => api(t)));
+    floorMs.push(await timed(floor));
+    cachedMs.push(await timed(() => api(times[0]!)));
   }
-  const ratio = median(apiMs) / median(rawMs);
+  const [rawMedian, apiMedian, floorMedian, cachedMedian] = [rawMs, apiMs, floorMs, cachedMs].map(median) as [
+    number,
+    number,
+    number,
+    number,
+  ];
+  const uncachedRatio = apiMedian / (rawMedian + floorMedian);
   report(
-    "waterfall API, warm, uncached",
-    `median ${median(apiMs).toFixed(1)} ms = ${ratio.toFixed(2)} × raw Prometheus ${median(rawMs).toFixed(1)} ms`,
+    "waterfall API, warm, uncached, vs raw Prometheus + the route floor",
+    `median ${apiMedian.toFixed(1)} ms = ${uncachedRatio.toFixed(2)} × (${rawMedian.toFixed(1)} + ${floorMedian.toFixed(1)} ms)`,
     "≤ 1.10 ×",
-    ratio <= 1.1,
+    uncachedRatio <= 1.1,
   );
-  // Next's own floor: a request refused before any work (a slug that cannot exist).
-  const floorMs: number[] = [];
-  for (let i = 0; i < 20; i++)
-    floorMs.push(
-      await timed(() => fetch(`${stack.appUrl}/api/services/NO_SUCH!/waterfall`).then((r) => r.arrayBuffer())),
-    );
-  console.log(
-    `  the app's HTTP floor (Next route, no work) is ${median(floorMs).toFixed(1)} ms; the waterfall's own work adds ${(median(apiMs) - median(rawMs) - median(floorMs)).toFixed(1)} ms over Prometheus + floor`,
-  );
-  const cachedMs: number[] = [];
-  for (let i = 0; i < 20; i++) cachedMs.push(await timed(() => api(times[0]!)));
-  const cachedRatio = median(cachedMs) / median(rawMs);
+  const cachedRatio = cachedMedian / floorMedian;
   report(
-    "waterfall API, warm, repeated view (coalescing cache)",
-    `median ${median(cachedMs).toFixed(1)} ms = ${cachedRatio.toFixed(2)} × raw Prometheus`,
+    "waterfall API, warm, repeated view (serialised answer), vs the route floor",
+    `median ${cachedMedian.toFixed(1)} ms = ${cachedRatio.toFixed(2)} × the floor's ${floorMedian.toFixed(1)} ms`,
     "≤ 1.10 ×",
     cachedRatio <= 1.1,
+  );
+  console.log(
+    `  for reference: uncached minus the floor is ${(apiMedian - floorMedian).toFixed(1)} ms against the raw query's ${rawMedian.toFixed(1)} ms (the bench asks Prometheus with fetch, the app with node:http, which is ~1 ms cheaper)`,
   );
 
   // 2. Prometheus requests per refresh, whatever the number of components: all components and
@@ -194,6 +205,9 @@ try {
 } finally {
   await stack.stop();
 }
+
+console.log("\nPlanner…");
+for (const row of runPlannerBench()) report(row.name, row.value, row.target, row.met);
 
 console.log("\nExperiment analysis (each measurement in a fresh process)…");
 for (const row of runExperimentBench()) report(row.name, row.value, row.target, row.met);

@@ -1,8 +1,9 @@
 // The whole demo: traffic generator → real Prometheus → the app, all on this machine.
 //   tsx scripts/demo-stack.ts [--port 3000] [--data-dir .data/pglite] [--traffic-port 9464]
 //                             [--prometheus-port 9090] [--scrape-interval 2s] [--control-port N]
-// --control-port opens POST /prometheus/stop and /prometheus/start (the end-to-end tests use it
-// to take Prometheus away and bring it back).
+// --control-port opens POST /prometheus/stop, /prometheus/start, /prometheus/freeze (SIGSTOP: it
+// accepts connections and never answers) and /prometheus/thaw; the end-to-end tests use them to
+// take Prometheus away, or hang it, and bring it back.
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import { mkdirSync } from "node:fs";
@@ -51,6 +52,8 @@ if (values["control-port"] && prometheus) {
   createServer(async (req, res) => {
     if (req.method === "POST" && req.url === "/prometheus/stop") await control.stop();
     else if (req.method === "POST" && req.url === "/prometheus/start") await control.start();
+    else if (req.method === "POST" && req.url === "/prometheus/freeze") control.freeze();
+    else if (req.method === "POST" && req.url === "/prometheus/thaw") control.thaw();
     else return void res.writeHead(404).end();
     res.end("ok\n");
   }).listen(Number(values["control-port"]), "127.0.0.1");

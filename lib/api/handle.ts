@@ -13,6 +13,14 @@ export function json(body: unknown, init: ResponseInit = {}): Response {
   return Response.json(body, { ...init, headers: { "cache-control": "no-store", ...init.headers } });
 }
 
+/** JSON that is already serialised (a cached answer): sent as is. */
+export function jsonText(body: string, init: ResponseInit = {}): Response {
+  return new Response(body, {
+    ...init,
+    headers: { "content-type": "application/json", "cache-control": "no-store", ...init.headers },
+  });
+}
+
 export function errorResponse(error: unknown): Response {
   if (error instanceof AppError) {
     const body = {

@@ -1,6 +1,9 @@
 import "server-only";
+import { CircuitOpenError, type BreakerState, type GuardedTransport } from "./breaker";
+import { nodeTransport, type HttpResponse, type Transport } from "./transport";
 // A small typed Prometheus HTTP API client. Answers are a success | error union; sample values
-// arrive as strings and are parsed here. Every request has a timeout well under a page's.
+// arrive as strings and are parsed here. Every request has a timeout well under a page's, and in
+// the app every request goes through the URL's circuit breaker (./breaker.ts).
 
 export type Sample = { metric: Record<string, string>; value: number; timestamp: number };
 
@@ -17,6 +20,8 @@ type VectorResponse = {
 
 export type PrometheusClient = {
   baseUrl: string;
+  /** The circuit breaker's state, when the client has one. */
+  readonly breaker?: BreakerState;
   /** Instant vector query at `time` (unix seconds). */
   query(promql: string, time: number): Promise<QueryResult>;
   /** Counts requests, for benchmarks and tests. */
@@ -25,30 +30,36 @@ export type PrometheusClient = {
 
 export function createPrometheusClient(
   baseUrl: string,
-  options: { timeoutMs?: number; fetch?: typeof fetch } = {},
+  options: { timeoutMs?: number; transport?: Transport | GuardedTransport } = {},
 ): PrometheusClient {
   const timeoutMs = options.timeoutMs ?? 4000;
-  const doFetch = options.fetch ?? fetch;
+  const send = options.transport ?? nodeTransport;
   const root = baseUrl.replace(/\/+$/, "");
   let requestCount = 0;
 
   async function query(promql: string, time: number): Promise<QueryResult> {
     requestCount++;
-    let response: Response;
+    let response: HttpResponse;
     try {
-      response = await doFetch(`${root}/api/v1/query`, {
+      response = await send({
+        url: `${root}/api/v1/query`,
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded" },
         body: new URLSearchParams({
           query: promql,
           time: String(time),
           timeout: `${Math.max(1, Math.floor(timeoutMs / 1000))}s`,
-        }),
-        signal: AbortSignal.timeout(timeoutMs),
-        cache: "no-store",
+        }).toString(),
+        timeoutMs,
       });
     } catch (error) {
-      const isTimeout = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+      if (error instanceof CircuitOpenError)
+        return {
+          status: "error",
+          errorType: "circuit_open",
+          error: `${error.message} (not answering since ${new Date(error.openedAt).toLocaleTimeString("en-GB")})`,
+        };
+      const isTimeout = error instanceof Error && error.name === "TimeoutError";
       return {
         status: "error",
         errorType: isTimeout ? "timeout" : "unreachable",
@@ -57,7 +68,7 @@ export function createPrometheusClient(
     }
     let body: VectorResponse;
     try {
-      body = (await response.json()) as VectorResponse;
+      body = JSON.parse(response.body) as VectorResponse;
     } catch {
       return {
         status: "error",
@@ -89,6 +100,9 @@ export function createPrometheusClient(
   return {
     baseUrl: root,
     query,
+    get breaker() {
+      return (send as Partial<GuardedTransport>).breaker;
+    },
     get requestCount() {
       return requestCount;
     },

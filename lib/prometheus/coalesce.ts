@@ -42,6 +42,9 @@ export function coalesce(
     baseUrl: client.baseUrl,
     query,
     alignTime,
+    get breaker() {
+      return client.breaker;
+    },
     get requestCount() {
       return client.requestCount;
     },

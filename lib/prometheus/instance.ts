@@ -1,5 +1,6 @@
 import "server-only";
 import { env } from "@/lib/env";
+import { sharedGuardedTransport } from "./breaker";
 import { createPrometheusClient } from "./client";
 import { coalesce, type CoalescingClient } from "./coalesce";
 
@@ -9,8 +10,11 @@ const globalForProm = globalThis as unknown as { latencyBudgetsPrometheus?: Coal
 export function prometheus(): CoalescingClient | null {
   if (globalForProm.latencyBudgetsPrometheus === undefined) {
     const { PROMETHEUS_URL, PROMETHEUS_TIMEOUT_MS } = env();
-    globalForProm.latencyBudgetsPrometheus = PROMETHEUS_URL
-      ? coalesce(createPrometheusClient(PROMETHEUS_URL, { timeoutMs: PROMETHEUS_TIMEOUT_MS }))
+    const root = PROMETHEUS_URL?.replace(/\/+$/, "");
+    globalForProm.latencyBudgetsPrometheus = root
+      ? coalesce(
+          createPrometheusClient(root, { timeoutMs: PROMETHEUS_TIMEOUT_MS, transport: sharedGuardedTransport(root) }),
+        )
       : null;
   }
   return globalForProm.latencyBudgetsPrometheus;

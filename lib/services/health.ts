@@ -14,6 +14,12 @@ export type Health = {
 async function prometheusHealth(): Promise<Pick<Health, "prometheus" | "prometheusError">> {
   const prom = prometheus();
   if (!prom) return { prometheus: "unconfigured" };
+  const breaker = prom.breaker;
+  if (breaker?.state === "open")
+    return {
+      prometheus: "down",
+      prometheusError: `Prometheus ${breaker.reason} since ${new Date(breaker.openedAt!).toISOString()}; checking again in the background.`,
+    };
   const result = await prom.query("vector(1)", prom.alignTime(Date.now() / 1000));
   return result.status === "success" ? { prometheus: "up" } : { prometheus: "down", prometheusError: result.error };
 }

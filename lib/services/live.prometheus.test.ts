@@ -3,6 +3,7 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 import { createDb } from "@/lib/db/create";
 import { EMBEDDED_POOL_SIZE } from "@/lib/db/embedded";
 import { createPrometheusClient } from "@/lib/prometheus/client";
+import { guardedTransport } from "@/lib/prometheus/breaker";
 import { coalesce } from "@/lib/prometheus/coalesce";
 import { selector } from "@/lib/prometheus/promql";
 import { startFixtureExporter } from "@/test/fixture-exporter";
@@ -12,6 +13,12 @@ import { createSlo, getSloStatuses } from "./slos";
 import { getWaterfall } from "./waterfall";
 
 // The on-call views end to end below the browser: real database, real Prometheus, fixture data.
+
+async function timed<T>(run: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const start = performance.now();
+  const value = await run();
+  return { ms: performance.now() - start, value };
+}
 
 const db = createDb(inject("databaseUrl"), EMBEDDED_POOL_SIZE);
 const raw = createPrometheusClient(inject("prometheusUrl"));
@@ -136,6 +143,51 @@ describe("waterfall against a real Prometheus", () => {
       const recovered = await getWaterfall({ db, prom, slug, query: { window: "1m" }, now: Date.now() / 1000 });
       expect(recovered).toMatchObject({ stale: false, prometheus: "up", error: null });
     } finally {
+      await server.close();
+      await exporter.stop();
+    }
+  });
+
+  it("a hung Prometheus costs one timeout; after it every view answers in under a second, and live data returns", async () => {
+    const exporter = await startFixtureExporter();
+    const server = await startPrometheus({ targets: [exporter.target], scrapeInterval: "1s" });
+    try {
+      await new Promise((r) => setTimeout(r, 4000));
+      const slug = await fixtureService();
+      const prom = coalesce(
+        createPrometheusClient(server.url, {
+          timeoutMs: 2000,
+          transport: guardedTransport(server.url, { retryMs: 1000, probeTimeoutMs: 1000 }),
+        }),
+        { ttlMs: 0, stepSeconds: 1 },
+      );
+      const view = (offset: number) =>
+        getWaterfall({ db, prom, slug, query: { window: "1m" }, now: Date.now() / 1000 + offset });
+      expect(await view(0)).toMatchObject({ stale: false, prometheus: "up" });
+
+      server.freeze();
+      const first = await timed(() => view(1));
+      expect(first.value).toMatchObject({ stale: true, prometheus: "down" });
+      for (let i = 2; i < 7; i++) {
+        const next = await timed(() => view(i));
+        expect(next.ms).toBeLessThan(1000);
+        expect(next.value).toMatchObject({ stale: true, prometheus: "down" });
+        expect(next.value.error).toMatch(/did not answer in time; checking again in the background/);
+      }
+      const slos = await timed(() => getSloStatuses({ db, prom, slug }));
+      expect(slos.ms).toBeLessThan(1000);
+
+      server.thaw();
+      const thawedAt = Date.now();
+      let live = await view(10);
+      while (live.stale && Date.now() - thawedAt < 30_000) {
+        await new Promise((r) => setTimeout(r, 250));
+        live = await view((Date.now() - thawedAt) / 1000 + 10);
+      }
+      expect(live).toMatchObject({ stale: false, prometheus: "up", error: null });
+      expect(Date.now() - thawedAt).toBeLessThan(30_000);
+    } finally {
+      server.thaw();
       await server.close();
       await exporter.stop();
     }

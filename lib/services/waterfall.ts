@@ -26,7 +26,13 @@ export type WaterfallView = Omit<WaterfallModel, "stages"> & {
   warnings: string[];
   prometheus: "up" | "down" | "unconfigured";
   stages: (Omit<WaterfallModel["stages"][number], "components"> & { components: WaterfallComponentView[] })[];
-  compare: { at: number; label: string; stackedMs: number; measuredEndToEndMs: number | null } | null;
+  compare: {
+    at: number;
+    label: string;
+    stackedMs: number;
+    stackedIsLowerBound: boolean;
+    measuredEndToEndMs: number | null;
+  } | null;
 };
 
 type Snapshot = { model: WaterfallModel; at: number; fetchedAt: string; warnings: string[] };
@@ -75,25 +81,65 @@ function compareTime(at: number, compare: string | undefined): { at: number; lab
   return { at: Number(compare), label: new Date(Number(compare) * 1000).toISOString() };
 }
 
+type WaterfallArgs = { db: Db; prom: CoalescingClient | null; slug: string; query: unknown; now?: number };
+
 export async function getWaterfall({
   db,
   prom,
   slug,
   query: rawQuery,
   now = Date.now() / 1000,
-}: {
-  db: Db;
-  prom: CoalescingClient | null;
-  slug: string;
-  query: unknown;
-  now?: number;
-}): Promise<WaterfallView> {
+}: WaterfallArgs): Promise<WaterfallView> {
   const query = parseInput(waterfallQuerySchema, rawQuery, "The query");
   const budget = await getBudgetForLiveView({ db, slug });
+  return buildView(prom, slug, budget, query, now);
+}
+
+// A repeated view within one aligned time step asks the same question and gets the same answer:
+// its serialised JSON is kept and sent again, so a cache hit costs what an empty route does.
+const RESPONSE_TTL_MS = 5000;
+const MAX_RESPONSES = 500;
+const globalForResponses = globalThis as unknown as {
+  latencyBudgetsWaterfallResponses?: Map<string, { body: string; expires: number }>;
+};
+const responses = (globalForResponses.latencyBudgetsWaterfallResponses ??= new Map());
+
+/** The waterfall as the API sends it: JSON text, from the serialised-answer cache when it can be. */
+export async function getWaterfallJson({
+  db,
+  prom,
+  slug,
+  query: rawQuery,
+  now = Date.now() / 1000,
+}: WaterfallArgs): Promise<string> {
+  const query = parseInput(waterfallQuerySchema, rawQuery, "The query");
+  const budget = await getBudgetForLiveView({ db, slug });
+  const at = prom ? prom.alignTime(query.at ?? now) : Math.floor(query.at ?? now);
+  const key = `${prom?.baseUrl}|${slug}|v${budget.version}|${query.quantile}|${query.window}|${query.compare ?? ""}|${at}`;
+  const hit = responses.get(key);
+  if (hit && hit.expires > Date.now()) return hit.body;
+  const view = await buildView(prom, slug, budget, query, now);
+  const body = JSON.stringify(view);
+  // Only complete answers are kept: a failure is retried on the next request.
+  if (!view.error) {
+    if (responses.size >= MAX_RESPONSES)
+      for (const [k, v] of responses)
+        if (v.expires <= Date.now() || responses.size >= MAX_RESPONSES) responses.delete(k);
+    responses.set(key, { body, expires: Date.now() + RESPONSE_TTL_MS });
+  }
+  return body;
+}
+
+async function buildView(
+  prom: CoalescingClient | null,
+  slug: string,
+  budget: BudgetView,
+  query: WaterfallQuery,
+  now: number,
+): Promise<WaterfallView> {
   const isLive = query.at === undefined;
   const at = prom ? prom.alignTime(query.at ?? now) : Math.floor(query.at ?? now);
   const base = { slug, window: query.window, at, warnings: [] as string[], compare: null };
-
   if (!prom) {
     const model = buildWaterfall(budget, query.quantile, new Map());
     return {
@@ -105,7 +151,6 @@ export async function getWaterfall({
       error: "Prometheus is not configured: set PROMETHEUS_URL to see live percentiles.",
     };
   }
-
   const cacheKey = `${slug}|${query.quantile}|${query.window}|v${budget.version}`;
   const [current, previous] = await Promise.all([
     snapshot(prom, budget, query, at),
@@ -114,7 +159,6 @@ export async function getWaterfall({
       return c ? { ...c, result: await snapshot(prom, budget, query, prom.alignTime(c.at)) } : null;
     })(),
   ]);
-
   let view: Snapshot;
   let stale = false;
   let error: string | null = null;
@@ -136,7 +180,6 @@ export async function getWaterfall({
     view = current;
     if (isLive) lastGood.set(cacheKey, current);
   }
-
   const previousModel = previous && !("error" in previous.result) ? previous.result.model : null;
   const stages = view.model.stages.map((stage, s) => ({
     ...stage,
@@ -150,7 +193,6 @@ export async function getWaterfall({
       };
     }),
   }));
-
   return {
     ...view.model,
     ...base,
@@ -167,6 +209,7 @@ export async function getWaterfall({
             at: previous.at,
             label: previous.label,
             stackedMs: previousModel.stackedMs,
+            stackedIsLowerBound: previousModel.stackedIsLowerBound,
             measuredEndToEndMs: previousModel.measuredEndToEndMs,
           }
         : null,

@@ -15,6 +15,10 @@ export type PrometheusServer = {
   stop: () => Promise<void>;
   /** Starts it again on the same port and storage after stop(), like a restart after an outage. */
   start: () => Promise<void>;
+  /** SIGSTOP: it keeps accepting connections and never answers, like a hung process or a wedged proxy. */
+  freeze: () => void;
+  /** SIGCONT after freeze(). */
+  thaw: () => void;
   close: () => Promise<void>;
 };
 
@@ -71,6 +75,7 @@ export async function startPrometheus(options: {
     child = null;
     if (!running || running.exitCode !== null) return;
     const exited = new Promise((resolve) => running.once("exit", resolve));
+    running.kill("SIGCONT"); // a frozen process cannot handle SIGTERM
     running.kill("SIGTERM");
     await exited;
   };
@@ -81,6 +86,8 @@ export async function startPrometheus(options: {
     port,
     start,
     stop,
+    freeze: () => void (child as ChildProcess | null)?.kill("SIGSTOP"),
+    thaw: () => void (child as ChildProcess | null)?.kill("SIGCONT"),
     close: async () => {
       await stop();
       if (!options.dataDir) rmSync(dir, { recursive: true, force: true });

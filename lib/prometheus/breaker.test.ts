@@ -1,0 +1,77 @@
+import { createServer, type Socket } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { guardedTransport } from "./breaker";
+import { createPrometheusClient } from "./client";
+
+// A real TCP server that accepts connections and, while hung, never answers: what a SIGSTOPped
+// Prometheus or a wedged proxy looks like. When it comes back it answers like Prometheus does.
+let hung = true;
+const sockets = new Set<Socket>();
+const server = createServer((socket) => {
+  sockets.add(socket);
+  socket.on("close", () => sockets.delete(socket));
+  socket.on("error", () => undefined);
+  socket.on("data", () => {
+    if (hung) return;
+    const body = JSON.stringify({ status: "success", data: { resultType: "vector", result: [] } });
+    socket.end(
+      `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  });
+});
+let url = "";
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+});
+afterAll(async () => {
+  for (const socket of sockets) socket.destroy();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+async function timed<T>(run: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const start = performance.now();
+  const value = await run();
+  return { ms: performance.now() - start, value };
+}
+
+describe("circuit breaker against a server that accepts and never replies", () => {
+  it("waits one timeout, then fails fast with an explicit state, and closes once the server answers", async () => {
+    const transport = guardedTransport(url, { retryMs: 200, probeTimeoutMs: 200 });
+    const client = createPrometheusClient(url, { timeoutMs: 500, transport });
+
+    const first = await timed(() => client.query("up", 1));
+    expect(first.value).toMatchObject({ status: "error", errorType: "timeout" });
+    expect(first.ms).toBeGreaterThanOrEqual(450);
+    expect(client.breaker).toMatchObject({ state: "open", reason: "did not answer in time" });
+
+    const after = await Promise.all(Array.from({ length: 20 }, () => timed(() => client.query("up", 1))));
+    for (const { ms, value } of after) {
+      expect(value).toMatchObject({ status: "error", errorType: "circuit_open" });
+      expect(ms).toBeLessThan(50);
+    }
+    expect((after[0]!.value as { error: string }).error).toMatch(
+      /did not answer in time; checking again in the background/,
+    );
+
+    hung = false;
+    const answeredAt = performance.now();
+    let recovered = await client.query("up", 1);
+    while (recovered.status !== "success" && performance.now() - answeredAt < 5000) {
+      await new Promise((r) => setTimeout(r, 25));
+      recovered = await client.query("up", 1);
+    }
+    expect(recovered.status).toBe("success");
+    // One probe interval plus one probe: well inside the 30 s the dashboard promises.
+    expect(performance.now() - answeredAt).toBeLessThan(1000);
+    expect(client.breaker).toMatchObject({ state: "closed" });
+  });
+
+  it("a refused connection opens it too", async () => {
+    const transport = guardedTransport("http://127.0.0.1:1", { retryMs: 60_000 });
+    const client = createPrometheusClient("http://127.0.0.1:1", { timeoutMs: 500, transport });
+    expect(await client.query("up", 1)).toMatchObject({ errorType: "unreachable" });
+    expect(await client.query("up", 1)).toMatchObject({ errorType: "circuit_open" });
+  });
+});

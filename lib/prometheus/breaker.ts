@@ -1,0 +1,111 @@
+import "server-only";
+import { nodeTransport, type Transport } from "./transport";
+
+// A circuit breaker per Prometheus URL. A Prometheus that accepts connections and never answers
+// (SIGSTOP, a wedged proxy) would make every view wait its full timeout, one after another.
+// After one timeout, connection failure or gateway error the circuit opens: requests fail at once
+// (callers serve their last good data marked stale) while one background probe at a time asks
+// Prometheus a trivial query; the first answer closes the circuit again.
+
+export type BreakerState = {
+  state: "closed" | "open";
+  /** When the circuit opened (unix ms). */
+  openedAt: number | null;
+  /** What opened it. */
+  reason: string | null;
+  probes: number;
+};
+
+export class CircuitOpenError extends Error {
+  constructor(
+    readonly openedAt: number,
+    reason: string,
+  ) {
+    super(reason);
+    this.name = "CircuitOpenError";
+  }
+}
+
+export type BreakerOptions = {
+  /** Pause between failed probes. */
+  retryMs?: number;
+  /** A probe gives up after this long. */
+  probeTimeoutMs?: number;
+  transport?: Transport;
+};
+
+export type GuardedTransport = Transport & { readonly breaker: BreakerState };
+
+const TRIPPING_STATUS = new Set([502, 503, 504]);
+
+function describe(error: unknown): string {
+  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError"))
+    return "did not answer in time";
+  return "could not be reached";
+}
+
+/** The transport to one Prometheus base URL, guarded by a circuit breaker. */
+export function guardedTransport(baseUrl: string, options: BreakerOptions = {}): GuardedTransport {
+  const retryMs = options.retryMs ?? 5000;
+  const probeTimeoutMs = options.probeTimeoutMs ?? 2000;
+  const send = options.transport ?? nodeTransport;
+  const state: BreakerState = { state: "closed", openedAt: null, reason: null, probes: 0 };
+  let probing = false;
+
+  const open = (reason: string) => {
+    if (state.state === "open") return;
+    Object.assign(state, { state: "open", openedAt: Date.now(), reason });
+    void probe();
+  };
+
+  async function probe(): Promise<void> {
+    if (probing) return;
+    probing = true;
+    while (state.state === "open") {
+      state.probes++;
+      try {
+        const response = await send({
+          url: `${baseUrl}/api/v1/query?query=vector(1)`,
+          method: "GET",
+          timeoutMs: probeTimeoutMs,
+        });
+        if (response.status === 200) {
+          Object.assign(state, { state: "closed", openedAt: null, reason: null });
+          break;
+        }
+      } catch {
+        // still down
+      }
+      await new Promise((resolve) => setTimeout(resolve, retryMs).unref?.());
+    }
+    probing = false;
+  }
+
+  const guarded = (async (request) => {
+    if (state.state === "open")
+      throw new CircuitOpenError(
+        state.openedAt!,
+        `Prometheus at ${baseUrl} ${state.reason}; checking again in the background`,
+      );
+    try {
+      const response = await send(request);
+      if (TRIPPING_STATUS.has(response.status)) open(`answered HTTP ${response.status}`);
+      return response;
+    } catch (error) {
+      open(describe(error));
+      throw error;
+    }
+  }) as GuardedTransport;
+  Object.defineProperty(guarded, "breaker", { get: () => ({ ...state }) });
+  return guarded;
+}
+
+const globalForBreakers = globalThis as unknown as { latencyBudgetsBreakers?: Map<string, GuardedTransport> };
+
+/** The process-wide guarded transport for a Prometheus URL: every client of that URL shares its circuit. */
+export function sharedGuardedTransport(baseUrl: string, options?: BreakerOptions): GuardedTransport {
+  const breakers = (globalForBreakers.latencyBudgetsBreakers ??= new Map());
+  let guarded = breakers.get(baseUrl);
+  if (!guarded) breakers.set(baseUrl, (guarded = guardedTransport(baseUrl, options)));
+  return guarded;
+}

@@ -8,34 +8,11 @@ import * as healthRoute from "@/app/api/health/route";
 import * as experimentsRoute from "@/app/api/experiments/route";
 import * as optimizationsRoute from "@/app/api/optimizations/route";
 import { withClient } from "@/test/databases";
+import { call, type Handler } from "@/test/http";
 import { chatApi } from "@/prisma/seed-data";
 import { db } from "@/lib/db/client";
 
 // The JSON API exercised through its real route handlers and a real database.
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each route declares its own params
-type Handler = (request: Request, context: { params: Promise<any> }) => Promise<Response>;
-
-async function call(
-  handler: Handler,
-  options: {
-    path: string;
-    method?: string;
-    params?: Record<string, string>;
-    json?: unknown;
-    body?: BodyInit;
-    headers?: Record<string, string>;
-  },
-) {
-  const headers = { ...(options.json !== undefined && { "content-type": "application/json" }), ...options.headers };
-  const request = new Request(`http://localhost${options.path}`, {
-    method: options.method ?? "GET",
-    headers,
-    body: options.json !== undefined ? JSON.stringify(options.json) : options.body,
-  });
-  const response = await handler(request, { params: Promise.resolve(options.params ?? {}) });
-  return { status: response.status, body: await response.json() };
-}
 
 afterAll(() => db().$disconnect());
 
@@ -273,6 +250,65 @@ describe(`bad input (${inject("databaseKind")})`, () => {
     }
     expect(await databaseState()).toEqual(before);
     expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
+  });
+});
+
+describe(`text PostgreSQL cannot store faithfully is refused with the field named (${inject("databaseKind")})`, () => {
+  it("a NUL in a description is a 422 on description, not a 500", async () => {
+    const slug = `api-${randomUUID().slice(0, 8)}`;
+    const { status, body } = await call(servicesRoute.POST, {
+      path: "/api/services",
+      method: "POST",
+      json: { slug, name: "Nul", description: "before\u0000after" },
+    });
+    expect(status).toBe(422);
+    expect(body.error.fields).toEqual({
+      description: "Description contains a NUL character (\\u0000), which cannot be stored",
+    });
+  });
+
+  it("a NUL in a label value is a 422 on that matcher", async () => {
+    const slug = await newService();
+    const budget = (await call(budgetRoute.GET, { path: "/x", params: { slug } })).body;
+    budget.stages[0].components[0].source.matchers.stage = "net\u0000work";
+    const { status, body } = await call(budgetRoute.PUT, { path: "/x", method: "PUT", params: { slug }, json: budget });
+    expect(status).toBe(422);
+    expect(body.error.fields).toEqual({
+      "stages.0.components.0.source.matchers.stage":
+        "Label value contains a NUL character (\\u0000), which cannot be stored",
+    });
+  });
+
+  it("a lone surrogate in a description is refused, not stored as U+FFFD", async () => {
+    const { status, body } = await call(servicesRoute.POST, {
+      path: "/api/services",
+      method: "POST",
+      body: `{"slug":"api-${randomUUID().slice(0, 8)}","name":"S","description":"caf\\ud800"}`,
+      headers: { "content-type": "application/json" },
+    });
+    expect(status).toBe(422);
+    expect(body.error.fields.description).toBe("Description is not valid Unicode (it has a lone surrogate)");
+  });
+
+  it("__proto__ as a label name is refused with the field named, not silently dropped", async () => {
+    const slug = await newService();
+    const budget = (await call(budgetRoute.GET, { path: "/x", params: { slug } })).body;
+    const text = JSON.stringify({
+      ...budget,
+      endToEndSource: { preset: "custom", metric: "m", matchers: "MATCHERS" },
+    }).replace('"MATCHERS"', '{"__proto__":"x","stage":"rag"}');
+    const { status, body } = await call(budgetRoute.PUT, {
+      path: "/x",
+      method: "PUT",
+      params: { slug },
+      body: text,
+      headers: { "content-type": "application/json" },
+    });
+    expect(status).toBe(422);
+    expect(body.error.fields).toEqual({
+      "endToEndSource.matchers.__proto__": "Label names starting with __ are reserved",
+    });
+    expect((await call(budgetRoute.GET, { path: "/x", params: { slug } })).body.version).toBe(budget.version);
   });
 });
 

@@ -55,16 +55,19 @@ export function route<P extends Params>(handler: Handler<P>) {
   };
 }
 
-/** Reads a JSON body with a size cap; a wrong content type, an oversized or unparsable body is the caller's error. */
-export async function readJson(request: Request): Promise<unknown> {
+/**
+ * Reads a JSON body with a size cap; a wrong content type, an oversized, non-UTF-8 or unparsable
+ * body is the caller's error. With `optional`, no body (or an empty one) reads as `{}`.
+ */
+export async function readJson(request: Request, { optional = false } = {}): Promise<unknown> {
   const type = request.headers.get("content-type") ?? "";
-  if (!/^application\/(.+\+)?json\b/i.test(type)) {
-    throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send the body as JSON with Content-Type: application/json.");
-  }
   const declared = Number(request.headers.get("content-length") ?? 0);
   if (declared > MAX_JSON_BYTES) throw tooLarge();
   const reader = request.body?.getReader();
-  if (!reader) throw new AppError("BAD_REQUEST", "The request has no body.");
+  if (!reader) {
+    if (optional) return {};
+    throw new AppError("BAD_REQUEST", "The request has no body.");
+  }
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -77,19 +80,29 @@ export async function readJson(request: Request): Promise<unknown> {
     }
     chunks.push(value);
   }
+  if (optional && size === 0) return {};
+  if (!/^application\/(.+\+)?json\b/i.test(type)) {
+    throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send the body as JSON with Content-Type: application/json.");
+  }
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
   } catch {
     throw new AppError("BAD_REQUEST", "The body is not valid UTF-8.");
   }
-  if (!text.trim()) throw new AppError("BAD_REQUEST", "The request body is empty; send a JSON object.");
+  if (!text.trim()) {
+    if (optional) return {};
+    throw new AppError("BAD_REQUEST", "The request body is empty; send a JSON object.");
+  }
   try {
     return JSON.parse(text);
   } catch {
     throw new AppError("BAD_REQUEST", "The body is not valid JSON.");
   }
 }
+
+/** readJson for endpoints whose body is optional. */
+export const readOptionalJson = (request: Request) => readJson(request, { optional: true });
 
 function tooLarge(): AppError {
   return new AppError("PAYLOAD_TOO_LARGE", `The body is larger than ${MAX_JSON_BYTES / 1024} KiB.`);

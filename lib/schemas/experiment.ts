@@ -3,7 +3,10 @@ import { INDICATORS } from "@/lib/domain/experiments";
 import { slugSchema } from "./service";
 import { nameSchema, textSchema } from "./text";
 
-const dateSchema = z.coerce.date({ error: "Use an ISO date, e.g. 2026-11-20T00:00:00Z" });
+// ISO 8601 with a time zone, nothing else: new Date() reads "0" as the year 2000.
+const dateSchema = z.iso
+  .datetime({ offset: true, error: "Use an ISO date and time with a time zone, e.g. 2026-11-20T00:00:00Z" })
+  .transform((s) => new Date(s));
 
 export const createExperimentSchema = z
   .object({

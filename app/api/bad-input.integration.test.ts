@@ -1,0 +1,598 @@
+import { randomUUID } from "node:crypto";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import * as experimentsRoute from "@/app/api/experiments/route";
+import * as importRoute from "@/app/api/experiments/[id]/import-prometheus/route";
+import * as samplesRoute from "@/app/api/experiments/[id]/samples/route";
+import * as statusRoute from "@/app/api/experiments/[id]/status/route";
+import * as optimizationsRoute from "@/app/api/optimizations/route";
+import * as bucketsRoute from "@/app/api/prometheus/buckets/route";
+import * as servicesRoute from "@/app/api/services/route";
+import * as budgetRoute from "@/app/api/services/[slug]/budget/route";
+import * as restoreRoute from "@/app/api/services/[slug]/budget/revisions/[version]/restore/route";
+import * as slosRoute from "@/app/api/services/[slug]/slos/route";
+import * as sloRoute from "@/app/api/services/[slug]/slos/[id]/route";
+import { db } from "@/lib/db/client";
+import { chatApi } from "@/prisma/seed-data";
+import { withClient } from "@/test/databases";
+import { call, type Handler } from "@/test/http";
+import {
+  badMatchers,
+  badName,
+  badText,
+  notAnObject,
+  notJson,
+  notNumber,
+  notText,
+  outside,
+  withLoneSurrogate,
+  withNul,
+} from "@/test/invalid-inputs";
+
+// Every mutating endpoint, driven with generated invalid input against the real database: each
+// answer is a 4xx with a message a person can read, never a 5xx, and afterwards every stored row
+// is byte-for-byte what it was. RUNS per endpoint × 12 endpoints ≥ 10,000 inputs per database.
+const RUNS = Number(process.env.LB_FUZZ_RUNS ?? 850);
+
+type Case = { body?: BodyInit; contentType?: string; params?: Record<string, string>; query?: string };
+type Path = (string | number)[];
+const RAW = "__raw_json_fragment__";
+
+/** A valid JSON body with one field replaced; `raw` is spliced in as JSON text (so "__proto__" survives). */
+function withField(valid: object, path: Path, value: { value?: unknown; raw?: string }): Case {
+  const body = structuredClone(valid) as Record<string | number, unknown>;
+  let node = body;
+  for (const key of path.slice(0, -1)) node = node[key] as Record<string | number, unknown>;
+  node[path[path.length - 1]!] = "raw" in value && value.raw !== undefined ? RAW : value.value;
+  const text = JSON.stringify(body);
+  return { body: value.raw !== undefined ? text.replace(JSON.stringify(RAW), value.raw) : text };
+}
+const field = (valid: () => object, path: Path, arbitrary: fc.Arbitrary<unknown>) =>
+  arbitrary.map((value) => withField(valid(), path, { value }));
+
+/** Whole-body faults every JSON endpoint must refuse. */
+function bodyFaults(valid: () => object): fc.Arbitrary<Case> {
+  return fc.oneof(
+    notJson.map((text) => ({ body: text })),
+    notAnObject.map((v) => ({ body: JSON.stringify(v) })),
+    fc.constant(null).map(() => ({ body: JSON.stringify(valid()), contentType: "text/plain" })),
+    fc.nat({ max: 2000 }).map((extra) => ({ body: "[".repeat(3000 + extra) + "]".repeat(3000 + extra) })),
+    fc.constant(null).map(() => ({ body: JSON.stringify({ ...valid(), padding: "x".repeat(300 * 1024) }) })),
+    fc
+      .uint8Array({ maxLength: 8 })
+      .map((bytes) => ({ body: new Uint8Array([0x7b, 0x22, 0xff, ...bytes, 0x22, 0x7d]) })),
+  );
+}
+
+const stagesWith = (component: Record<string, unknown>) => [
+  { name: "S", components: [{ name: "c", budgetMs: { p50: null, p95: 10, p99: null }, source: null, ...component }] },
+];
+const source = { preset: "generic", metric: "llm_request_ttft_seconds", matchers: { service: "chat-api" } };
+
+/** Faults in a budget document (create-service and save-budget share them). */
+function documentFaults(valid: () => Record<string, unknown>): fc.Arbitrary<Case> {
+  return fc.oneof(
+    field(valid, ["indicator"], badName(60)),
+    field(
+      valid,
+      ["targetMs"],
+      outside(0, 3_600_000).filter((v) => v !== 0 || true),
+    ),
+    field(
+      valid,
+      ["quantile"],
+      fc.oneof(
+        notNumber,
+        fc.double({ noNaN: true, noDefaultInfinity: true }).filter((q) => ![0.5, 0.95, 0.99].includes(q)),
+      ),
+    ),
+    field(
+      valid,
+      ["stages"],
+      fc.oneof(
+        notText.filter((v) => !Array.isArray(v) && v !== null),
+        fc.constant(Array.from({ length: 41 }, (_, i) => ({ name: `s${i}`, components: [] }))),
+      ),
+    ),
+    field(
+      valid,
+      ["stages"],
+      badName(80).map((name) => stagesWith({ name })),
+    ),
+    field(
+      valid,
+      ["stages"],
+      outside(0, 3_600_000)
+        .filter((v) => v !== null)
+        .map((p95) => stagesWith({ budgetMs: { p50: null, p95, p99: null } })),
+    ),
+    field(valid, ["stages"], fc.constant([{ name: "S", components: [] }])),
+    field(
+      valid,
+      ["stages"],
+      badName(80).map((name) => [{ name, components: stagesWith({})[0]!.components }]),
+    ),
+    badMatchers.map((m) =>
+      withField(
+        { ...valid(), stages: stagesWith({ source: { ...source, matchers: RAW } }) },
+        ["stages", 0, "components", 0, "source", "matchers"],
+        m,
+      ),
+    ),
+    badMatchers.map((m) => withField({ ...valid(), endToEndSource: source }, ["endToEndSource", "matchers"], m)),
+    field(
+      valid,
+      ["endToEndSource"],
+      fc
+        .oneof(withNul, withLoneSurrogate, fc.constantFrom("9lives", "x_bucket", "a b", ""))
+        .map((metric) => ({ ...source, metric })),
+    ),
+    field(
+      valid,
+      ["endToEndSource"],
+      fc
+        .string({ maxLength: 8 })
+        .filter((p) => !["generic", "vllm", "tgi", "otel-genai", "custom"].includes(p))
+        .map((preset) => ({ ...source, preset })),
+    ),
+  );
+}
+
+let slug = "";
+let budgetVersion = 1;
+let sloId = "";
+let experimentId = "";
+const unique = () => `fuzz-${randomUUID().slice(0, 8)}`;
+
+const serviceBody = () => ({
+  slug: unique(),
+  name: "Fuzz",
+  description: "",
+  indicator: "TTFT",
+  targetMs: 700,
+  quantile: 0.95,
+  stages: [],
+});
+const budgetBody = () => ({
+  indicator: "TTFT",
+  targetMs: 700,
+  quantile: 0.95,
+  stages: structuredClone(chatApi.stages),
+  endToEndSource: null,
+  version: budgetVersion,
+});
+const sloBody = () => ({
+  name: unique(),
+  indicator: "TTFT",
+  source,
+  thresholdMs: 700,
+  objective: 0.99,
+  windowDays: 28,
+  thresholdMode: "snap",
+});
+const experimentBody = () => ({
+  service: slug,
+  name: "Fuzz",
+  hypothesis: "",
+  variants: [
+    { name: "control", weight: 1 },
+    { name: "treatment", weight: 1 },
+  ],
+});
+const optimizationBody = () => ({
+  name: unique(),
+  component: "Network",
+  savingMs: 10,
+  costPct: 5,
+  note: "",
+  source: "manual",
+});
+
+const csvRow = fc
+  .tuple(fc.constantFrom("control", "treatment"), fc.integer({ min: 1, max: 5000 }))
+  .map(([v, ms]) => `${v},${ms}`);
+const badCsvRow = fc.oneof(
+  fc.constantFrom("blue,100", "control,-5", "control,abc", "control,", ",100", "control,1e99", "control,100,extra"),
+  withNul.map((v) => `control${v},100`),
+  withLoneSurrogate.map((v) => `${v},100`),
+);
+
+type Endpoint = {
+  name: string;
+  handler: Handler;
+  method: string;
+  params: () => Record<string, string>;
+  cases: () => fc.Arbitrary<Case>;
+};
+
+const endpoints: Endpoint[] = [
+  {
+    name: "POST /api/services",
+    handler: servicesRoute.POST as Handler,
+    method: "POST",
+    params: () => ({}),
+    cases: () =>
+      fc.oneof(
+        bodyFaults(serviceBody),
+        documentFaults(serviceBody),
+        field(
+          serviceBody,
+          ["slug"],
+          fc.oneof(badText(64), fc.constantFrom("", "A", "Has Space", "-x", "x--y", "a".repeat(65))),
+        ),
+        field(serviceBody, ["name"], badName(120)),
+        field(serviceBody, ["description"], badText(2000)),
+      ),
+  },
+  {
+    name: "PUT /api/services/{slug}/budget",
+    handler: budgetRoute.PUT as Handler,
+    method: "PUT",
+    params: () => ({ slug }),
+    cases: () =>
+      fc.oneof(
+        bodyFaults(budgetBody),
+        documentFaults(budgetBody),
+        field(budgetBody, ["version"], fc.oneof(notNumber, fc.constantFrom(0, -1, 1.5, 1e308))),
+        field(
+          budgetBody,
+          ["message"],
+          fc.oneof(
+            withNul,
+            withLoneSurrogate,
+            fc.nat({ max: 20 }).map((n) => "m".repeat(501 + n)),
+          ),
+        ),
+      ),
+  },
+  {
+    name: "POST /api/services/{slug}/budget/revisions/{version}/restore",
+    handler: restoreRoute.POST as Handler,
+    method: "POST",
+    params: () => ({ slug, version: "1" }),
+    cases: () =>
+      fc.oneof(
+        bodyFaults(() => ({ version: budgetVersion })),
+        field(() => ({ version: budgetVersion }), ["version"], fc.oneof(notNumber, fc.constantFrom(0, -3, 2.5))),
+        fc
+          .constantFrom("0", "-1", "abc", "1.5", "99999999999999999999", "")
+          .map((version) => ({ body: JSON.stringify({ version: budgetVersion }), params: { slug, version } })),
+        fc
+          .integer({ min: 1, max: budgetVersion })
+          .map(() => ({ body: JSON.stringify({ version: budgetVersion + 7 }) })),
+      ),
+  },
+  {
+    name: "POST /api/services/{slug}/slos",
+    handler: slosRoute.POST as Handler,
+    method: "POST",
+    params: () => ({ slug }),
+    cases: () =>
+      fc.oneof(
+        bodyFaults(sloBody),
+        field(sloBody, ["name"], badName(120)),
+        field(sloBody, ["indicator"], badName(60)),
+        field(sloBody, ["thresholdMs"], outside(0, 3_600_000)),
+        field(sloBody, ["objective"], outside(0.5, 0.99999)),
+        field(
+          sloBody,
+          ["windowDays"],
+          fc.oneof(
+            notNumber,
+            fc.integer().filter((d) => ![7, 28, 30].includes(d)),
+          ),
+        ),
+        field(
+          sloBody,
+          ["thresholdMode"],
+          fc.string({ maxLength: 8 }).filter((m) => m !== "snap" && m !== "interpolate"),
+        ),
+        badMatchers.map((m) =>
+          withField({ ...sloBody(), source: { ...source, matchers: RAW } }, ["source", "matchers"], m),
+        ),
+      ),
+  },
+  {
+    name: "PUT /api/services/{slug}/slos/{id}",
+    handler: sloRoute.PUT as Handler,
+    method: "PUT",
+    params: () => ({ slug, id: sloId }),
+    cases: () => {
+      const valid = () => ({ ...sloBody(), name: "Fuzz SLO", version: 1 });
+      return fc.oneof(
+        bodyFaults(valid),
+        field(valid, ["version"], fc.oneof(notNumber, fc.constantFrom(0, -1, 0.5))),
+        field(valid, ["objective"], outside(0.5, 0.99999)),
+        field(valid, ["name"], badName(120)),
+        fc
+          .oneof(fc.uuid(), fc.string({ maxLength: 40 }))
+          .map((id) => ({ body: JSON.stringify(valid()), params: { slug, id } })),
+      );
+    },
+  },
+  {
+    name: "DELETE /api/services/{slug}/slos/{id}",
+    handler: sloRoute.DELETE as Handler,
+    method: "DELETE",
+    params: () => ({ slug }),
+    cases: () =>
+      fc.oneof(
+        fc.oneof(fc.uuid(), fc.string({ maxLength: 40 }), withNul).map((id) => ({ params: { slug, id } })),
+        fc.oneof(fc.string({ maxLength: 30 }), withLoneSurrogate).map((s) => ({ params: { slug: s, id: sloId } })),
+      ),
+  },
+  {
+    name: "POST /api/experiments",
+    handler: experimentsRoute.POST as Handler,
+    method: "POST",
+    params: () => ({}),
+    cases: () =>
+      fc.oneof(
+        bodyFaults(experimentBody),
+        field(experimentBody, ["service"], fc.oneof(fc.constant("no-such-service"), badText(64))),
+        field(experimentBody, ["name"], badName(120)),
+        field(experimentBody, ["hypothesis"], badText(2000)),
+        field(
+          experimentBody,
+          ["variants"],
+          fc.oneof(
+            fc.constant([{ name: "control", weight: 1 }]),
+            fc.constant(Array.from({ length: 9 }, (_, i) => ({ name: `v${i}`, weight: 1 }))),
+            fc.constant([
+              { name: "a", weight: 1 },
+              { name: "a", weight: 1 },
+            ]),
+            outside(0, 1e6).map((weight) => [
+              { name: "control", weight },
+              { name: "treatment", weight: 1 },
+            ]),
+            fc.oneof(withNul, withLoneSurrogate, fc.constantFrom("", "has space", "x".repeat(61))).map((name) => [
+              { name, weight: 1 },
+              { name: "b", weight: 1 },
+            ]),
+          ),
+        ),
+        field(
+          experimentBody,
+          ["indicators"],
+          fc.oneof(
+            fc.constant([]),
+            fc.constant(["latency"]),
+            notText.filter((v) => !Array.isArray(v)),
+          ),
+        ),
+        field(
+          experimentBody,
+          ["judgedPercentile"],
+          fc.double({ noNaN: true, noDefaultInfinity: true }).filter((q) => ![0.5, 0.95, 0.99].includes(q)),
+        ),
+        field(
+          experimentBody,
+          ["qualityMaxDrop"],
+          outside(0, 1).filter((v) => v !== null),
+        ),
+        field(
+          experimentBody,
+          ["startsAt"],
+          fc.oneof(fc.constantFrom("yesterday", "2026-13-45", "", "0", "2026-11-20"), withNul, fc.integer()),
+        ),
+        fc
+          .constant(null)
+          .map(() => ({
+            body: JSON.stringify({
+              ...experimentBody(),
+              startsAt: "2026-11-20T00:00:00Z",
+              endsAt: "2026-11-19T00:00:00Z",
+            }),
+          })),
+      ),
+  },
+  {
+    name: "POST /api/experiments/{id}/samples",
+    handler: samplesRoute.POST as Handler,
+    method: "POST",
+    params: () => ({ id: experimentId }),
+    cases: () =>
+      fc.oneof(
+        fc.tuple(fc.array(csvRow, { maxLength: 5 }), badCsvRow, fc.nat()).map(([rows, bad, at]) => {
+          rows.splice(at % (rows.length + 1), 0, bad);
+          return { body: `variant,ttft_ms\n${rows.join("\n")}`, contentType: "text/csv" };
+        }),
+        fc
+          .tuple(
+            fc.array(csvRow, { maxLength: 5 }),
+            // One line that is not a JSON object (a blank line is no row at all, so not that).
+            fc
+              .oneof(
+                notJson,
+                notAnObject.map((v) => JSON.stringify(v)),
+              )
+              .map((bad) => bad.replace(/[\r\n]/g, " "))
+              .filter((bad) => bad.trim() !== ""),
+          )
+          .map(([rows, bad]) => ({
+            body: [
+              ...rows.map((r) => JSON.stringify({ variant: r.split(",")[0], ttft_ms: Number(r.split(",")[1]) })),
+              bad,
+            ].join("\n"),
+            contentType: "application/x-ndjson",
+          })),
+        fc.constantFrom("variant,ttft_ms\n", "", "\n\n").map((body) => ({ body, contentType: "text/csv" })),
+        fc
+          .uint8Array({ minLength: 1, maxLength: 16 })
+          .map((bytes) => ({
+            body: new Uint8Array([...Buffer.from("variant,ttft_ms\ncontrol,"), 0xff, ...bytes]),
+            contentType: "text/csv",
+          })),
+        fc
+          .constantFrom("application/json", "text/plain", "")
+          .map((contentType) => ({ body: "variant,ttft_ms\ncontrol,1", contentType })),
+        fc
+          .string({ maxLength: 8 })
+          .filter((s) => s !== "skip" && s !== "reject")
+          .map((onError) => ({
+            body: "variant,ttft_ms\ncontrol,1",
+            contentType: "text/csv",
+            query: `onError=${encodeURIComponent(onError)}`,
+          })),
+        fc
+          .oneof(fc.uuid(), fc.string({ maxLength: 20 }))
+          .map((id) => ({ body: "variant,ttft_ms\ncontrol,1", contentType: "text/csv", params: { id } })),
+      ),
+  },
+  {
+    name: "PUT /api/experiments/{id}/status",
+    handler: statusRoute.PUT as Handler,
+    method: "PUT",
+    params: () => ({ id: experimentId }),
+    cases: () => {
+      const valid = () => ({ version: 1, status: "decided", decision: "ship", decisionNote: "" });
+      return fc.oneof(
+        bodyFaults(valid),
+        field(valid, ["version"], fc.oneof(notNumber, fc.constantFrom(0, -1, 1.5))),
+        field(
+          valid,
+          ["status"],
+          fc.string({ maxLength: 10 }).filter((s) => !["running", "stopped", "decided"].includes(s)),
+        ),
+        field(
+          valid,
+          ["decision"],
+          fc.oneof(
+            fc.constant(null),
+            fc.string({ maxLength: 10 }).filter((s) => !["ship", "do-not-ship", "iterate"].includes(s)),
+          ),
+        ),
+        field(valid, ["decisionNote"], badText(2000)),
+        fc
+          .constantFrom("running", "stopped")
+          .map((status) => ({ body: JSON.stringify({ version: 1, status, decision: "ship" }) })),
+        fc
+          .oneof(fc.uuid(), fc.string({ maxLength: 20 }))
+          .map((id) => ({ body: JSON.stringify(valid()), params: { id } })),
+      );
+    },
+  },
+  {
+    name: "POST /api/experiments/{id}/import-prometheus",
+    handler: importRoute.POST as Handler,
+    method: "POST",
+    params: () => ({ id: experimentId }),
+    cases: () =>
+      fc.oneof(
+        bodyFaults(() => ({})).filter((c) => c.contentType !== "text/plain"),
+        fc
+          .oneof(withNul, fc.constantFrom("9lives", "x_bucket", "a-b", ""))
+          .map((metric) => ({ body: JSON.stringify({ metric }) })),
+        fc
+          .oneof(withNul, fc.constantFrom("__name__", "le", "9a", "a-b"))
+          .map((variantLabel) => ({ body: JSON.stringify({ variantLabel }) })),
+        notText.filter((v) => v !== null).map((costMetric) => ({ body: JSON.stringify({ costMetric }) })),
+      ),
+  },
+  {
+    name: "POST /api/optimizations",
+    handler: optimizationsRoute.POST as Handler,
+    method: "POST",
+    params: () => ({}),
+    cases: () =>
+      fc.oneof(
+        bodyFaults(optimizationBody),
+        field(optimizationBody, ["name"], badName(120)),
+        field(optimizationBody, ["component"], badName(161)),
+        field(optimizationBody, ["savingMs"], outside(-60_000, 60_000)),
+        field(optimizationBody, ["costPct"], outside(-100, 10_000)),
+        field(optimizationBody, ["note"], badText(500)),
+        field(optimizationBody, ["source"], badText(120)),
+      ),
+  },
+  {
+    name: "POST /api/prometheus/buckets",
+    handler: bucketsRoute.POST as Handler,
+    method: "POST",
+    params: () => ({}),
+    cases: () =>
+      fc.oneof(
+        bodyFaults(() => ({ source })),
+        badMatchers.map((m) => withField({ source: { ...source, matchers: RAW } }, ["source", "matchers"], m)),
+      ),
+  },
+];
+
+/** Every row of every table, as JSON text in a stable order. */
+async function storedData(): Promise<string> {
+  return withClient(inject("databaseUrl"), async (c) => {
+    const tables = await c.query(`SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`);
+    const parts: string[] = [];
+    for (const { tablename } of tables.rows as { tablename: string }[]) {
+      const rows = await c.query(`SELECT row_to_json(t)::text AS row FROM "${tablename}" t ORDER BY 1`);
+      parts.push(`${tablename}\n${(rows.rows as { row: string }[]).map((r) => r.row).join("\n")}`);
+    }
+    return parts.join("\n\n");
+  });
+}
+
+function firstDifference(a: string, b: string): string {
+  const [x, y] = [a.split("\n"), b.split("\n")];
+  const i = x.findIndex((line, k) => line !== y[k]);
+  return i < 0 ? `lengths ${x.length} vs ${y.length}` : `line ${i}: ${x[i]?.slice(0, 200)} → ${y[i]?.slice(0, 200)}`;
+}
+
+beforeAll(async () => {
+  slug = unique();
+  expect(
+    (
+      await call(servicesRoute.POST as Handler, {
+        method: "POST",
+        json: { ...chatApi.service, slug, stages: chatApi.stages },
+      })
+    ).status,
+  ).toBe(201);
+  budgetVersion = (await call(budgetRoute.GET as Handler, { params: { slug } })).body.version;
+  const slo = await call(slosRoute.POST as Handler, {
+    method: "POST",
+    params: { slug },
+    json: { ...sloBody(), name: "Fuzz SLO" },
+  });
+  sloId = slo.body.id;
+  const experiment = await call(experimentsRoute.POST as Handler, { method: "POST", json: experimentBody() });
+  experimentId = experiment.body.id;
+});
+afterAll(() => db().$disconnect());
+
+describe(`generated invalid input on every mutating endpoint (${inject("databaseKind")})`, () => {
+  it.each(endpoints.map((e) => [e.name, e] as const))(
+    `%s: ${RUNS} inputs, each a 4xx with a message, nothing stored`,
+    async (_name, endpoint) => {
+      const before = await storedData();
+      const seen = new Map<number, number>();
+      await fc.assert(
+        fc.asyncProperty(endpoint.cases(), async (c) => {
+          const params = c.params ?? endpoint.params();
+          const { status, body } = await call(endpoint.handler, {
+            method: endpoint.method,
+            path: `/api?${c.query ?? ""}`,
+            params,
+            body: c.body,
+            headers:
+              c.contentType !== undefined
+                ? { "content-type": c.contentType }
+                : c.body !== undefined
+                  ? { "content-type": "application/json" }
+                  : {},
+          });
+          seen.set(status, (seen.get(status) ?? 0) + 1);
+          expect(status, JSON.stringify(body)?.slice(0, 300)).toBeGreaterThanOrEqual(400);
+          expect(status, JSON.stringify(body)?.slice(0, 300)).toBeLessThan(500);
+          expect(typeof body?.error?.message).toBe("string");
+          expect(body.error.message.length).toBeGreaterThan(10);
+          expect(JSON.stringify(body)).not.toMatch(/at \w+ \(|node_modules|prisma:|\bstack\b/i);
+        }),
+        { numRuns: RUNS },
+      );
+      const after = await storedData();
+      expect(after === before, `stored data changed: ${firstDifference(before, after)}`).toBe(true);
+      expect([...seen.values()].reduce((a, b) => a + b, 0)).toBe(RUNS);
+    },
+  );
+});

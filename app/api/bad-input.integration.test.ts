@@ -376,15 +376,13 @@ const endpoints: Endpoint[] = [
           ["startsAt"],
           fc.oneof(fc.constantFrom("yesterday", "2026-13-45", "", "0", "2026-11-20"), withNul, fc.integer()),
         ),
-        fc
-          .constant(null)
-          .map(() => ({
-            body: JSON.stringify({
-              ...experimentBody(),
-              startsAt: "2026-11-20T00:00:00Z",
-              endsAt: "2026-11-19T00:00:00Z",
-            }),
-          })),
+        fc.constant(null).map(() => ({
+          body: JSON.stringify({
+            ...experimentBody(),
+            startsAt: "2026-11-20T00:00:00Z",
+            endsAt: "2026-11-19T00:00:00Z",
+          }),
+        })),
       ),
   },
   {
@@ -418,12 +416,10 @@ const endpoints: Endpoint[] = [
             contentType: "application/x-ndjson",
           })),
         fc.constantFrom("variant,ttft_ms\n", "", "\n\n").map((body) => ({ body, contentType: "text/csv" })),
-        fc
-          .uint8Array({ minLength: 1, maxLength: 16 })
-          .map((bytes) => ({
-            body: new Uint8Array([...Buffer.from("variant,ttft_ms\ncontrol,"), 0xff, ...bytes]),
-            contentType: "text/csv",
-          })),
+        fc.uint8Array({ minLength: 1, maxLength: 16 }).map((bytes) => ({
+          body: new Uint8Array([...Buffer.from("variant,ttft_ms\ncontrol,"), 0xff, ...bytes]),
+          contentType: "text/csv",
+        })),
         fc
           .constantFrom("application/json", "text/plain", "")
           .map((contentType) => ({ body: "variant,ttft_ms\ncontrol,1", contentType })),

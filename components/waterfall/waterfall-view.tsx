@@ -245,9 +245,11 @@ export function WaterfallView({
               : `${view.measuredEndToEndIsLowerBound ? "≥ " : ""}${formatMs(Math.round(view.measuredEndToEndMs))}`}
           </p>
           <p className="text-xs text-slate-500">
-            {delta === null
-              ? "No end-to-end histogram for this service."
-              : `Percentiles do not add: the stacked figure is ${formatMs(Math.round(Math.abs(delta)))} ${delta >= 0 ? "above" : "below"} the measured one.`}
+            {delta !== null
+              ? `Percentiles do not add: the stacked figure is ${formatMs(Math.round(Math.abs(delta)))} ${delta >= 0 ? "above" : "below"} the measured one.`
+              : view.hasEndToEndSource
+                ? "No end-to-end data in this window yet."
+                : "No end-to-end histogram for this service."}
           </p>
         </Card>
         <Card className={cx(view.worstOffender && "border-red-300 dark:border-red-900")}>
@@ -257,9 +259,15 @@ export function WaterfallView({
               {view.worstOffender.component} over by {view.worstOffender.isLowerBound ? "at least " : ""}
               {formatMs(Math.round(view.worstOffender.overByMs))}
             </p>
+          ) : view.statusCounts.ok + view.statusCounts.warn + view.statusCounts.unknown === 0 ? (
+            <p className="text-lg font-semibold text-slate-500" data-testid="worst-offender">
+              Nothing measured yet
+            </p>
           ) : (
             <p className="text-lg font-semibold text-emerald-700 dark:text-emerald-400" data-testid="worst-offender">
-              Every component within budget
+              {view.statusCounts.unknown > 0
+                ? `None over budget; ${view.statusCounts.unknown} unknown`
+                : "Every component within budget"}
             </p>
           )}
           <p className="text-xs text-slate-500">

@@ -90,3 +90,41 @@ test.describe("budgets: a team lead edits a budget", () => {
     expect(saved.stages.map((s: { name: string }) => s.name)).toEqual(["C", "B"]);
   });
 });
+
+test.describe("budgets: restructuring the pipeline", () => {
+  test("moves a component into another stage as a parallel one, and out into a stage of its own", async ({
+    page,
+    request,
+  }) => {
+    const slug = await createService(request, {
+      targetMs: 700,
+      stages: [
+        { name: "Network", components: [component("Network", 150)] },
+        { name: "Safety", components: [component("Safety check", 60)] },
+        { name: "RAG", components: [component("RAG retrieval", 120)] },
+      ],
+    });
+    await page.goto(`/services/${slug}/budget`);
+    await expect(page.getByTestId("stacked-p95")).toHaveText("330 ms");
+
+    // Safety check now runs beside RAG retrieval: its stage disappears, the total drops by 60 ms.
+    await page.getByLabel("Move component 1 of stage 2 to").selectOption({ label: "stage 3: RAG (parallel)" });
+    await expect(page.getByTestId("stage-1").getByLabel("Stage 2 name")).toHaveValue("RAG");
+    await expect(page.getByLabel("Stage 2 component 2 name")).toHaveValue("Safety check");
+    await expect(page.getByTestId("stacked-p95")).toHaveText("270 ms");
+    await page.getByRole("button", { name: "Save budget" }).click();
+    await expect(page.getByText(/Saved version 2/)).toBeVisible();
+
+    // And back out into a stage of its own, right after.
+    await page.getByLabel("Move component 2 of stage 2 to").selectOption({ label: "a stage of its own, next" });
+    await expect(page.getByLabel("Stage 3 name")).toHaveValue("Safety check");
+    await expect(page.getByTestId("stacked-p95")).toHaveText("330 ms");
+    await page.getByRole("button", { name: "Save budget" }).click();
+    await expect(page.getByText(/Saved version 3/)).toBeVisible();
+
+    await page.getByRole("link", { name: "History" }).click();
+    await expect(page.getByRole("list", { name: "Changes in version 2" })).toContainText(
+      "Moved “Safety check” from “Safety” to “RAG”",
+    );
+  });
+});

@@ -64,7 +64,7 @@ test.describe("experiments: a PM reviews an A/B test", () => {
     await page.getByRole("link", { name: "Trade-offs" }).click();
     const option = page.getByTestId(`option-${name}`);
     await expect(option).toContainText("−80 ms");
-    await expect(option).toContainText("-16.7 %");
+    await expect(option).toContainText("−16.7 %");
     await expect(page.getByTestId("option-Smaller models for simple queries")).toContainText("on the frontier");
     await page.getByLabel("Cost cap (%)").fill("-90");
     await expect(page.getByTestId("plan")).toContainText("Smaller models for simple queries");

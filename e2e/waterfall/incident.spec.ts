@@ -8,7 +8,7 @@ async function setIncident(mode: "none" | "rag" | "queue") {
   expect(response.ok).toBe(true);
 }
 
-async function prometheus(action: "stop" | "start") {
+async function prometheus(action: "stop" | "start" | "freeze" | "thaw") {
   const response = await fetch(`http://127.0.0.1:${CONTROL_PORT}/prometheus/${action}`, { method: "POST" });
   expect(response.ok).toBe(true);
 }
@@ -26,6 +26,7 @@ test.describe("waterfall: on-call opens the incident view", () => {
   test.describe.configure({ timeout: 180_000 });
   test.afterEach(async () => {
     await setIncident("none");
+    await prometheus("thaw");
     await prometheus("start");
   });
 
@@ -65,6 +66,65 @@ test.describe("waterfall: on-call opens the incident view", () => {
     await expect(page.getByTestId("status-RAG retrieval")).not.toHaveText("no data");
     await prometheus("start");
     await refreshUntil(page, () => expect(page.getByText(/Showing stale data/)).toBeHidden());
+  });
+
+  test("a hung Prometheus costs one timeout; then every view answers in under a second, saying so, until it answers again", async ({
+    page,
+    request,
+  }) => {
+    const timed = async <T>(run: () => Promise<T>) => {
+      const start = Date.now();
+      const value = await run();
+      return { ms: Date.now() - start, value };
+    };
+    await page.goto("/services/chat-api/waterfall?window=1m&refresh=off");
+    await refreshUntil(page, () => expect(page.getByTestId("measured-e2e")).not.toHaveText("—"));
+
+    await prometheus("freeze"); // SIGSTOP: connections are accepted, nothing is answered
+    await refreshUntil(page, () => expect(page.getByTestId("prometheus-state")).toContainText("Showing stale data"));
+
+    for (const path of ["/api/services/chat-api/waterfall?window=1m", "/api/services/chat-api/slos", "/api/health"]) {
+      const { ms, value } = await timed(() => request.get(path));
+      expect(ms, path).toBeLessThan(1000);
+      expect(await value.text(), path).toMatch(/checking again in the background/);
+    }
+    const health = await (await request.get("/api/health")).json();
+    expect(health).toMatchObject({ ok: true, prometheus: "down" });
+    for (const path of ["/services/chat-api/waterfall?window=1m", "/services/chat-api/slos"]) {
+      const { ms, value } = await timed(() => request.get(path));
+      expect(ms, path).toBeLessThan(1000);
+      expect(value.status()).toBe(200);
+    }
+    const { ms } = await timed(() => page.goto("/services/chat-api/waterfall?window=1m&refresh=off"));
+    expect(ms).toBeLessThan(1000);
+    await expect(page.getByTestId("prometheus-state")).toContainText("Showing stale data");
+    await expect(page.getByTestId("prometheus-state")).toContainText("did not answer in time");
+
+    await prometheus("thaw");
+    const thawedAt = Date.now();
+    await refreshUntil(page, () => expect(page.getByTestId("prometheus-state")).toHaveCount(0), 30_000);
+    expect(Date.now() - thawedAt).toBeLessThan(30_000);
+  });
+
+  test("the page loads without a failed request (the favicon included) and its axis reads round numbers", async ({
+    page,
+  }) => {
+    const failed: string[] = [];
+    page.on("response", (response) => {
+      if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+    });
+    await page.goto("/services/chat-api/waterfall?window=1m");
+    await expect(page.getByRole("img", { name: /Waterfall of measured percentiles/ })).toBeVisible();
+    await page.waitForLoadState("networkidle");
+    expect(failed).toEqual([]);
+    const tickLabels = page.locator(".recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value");
+    await expect(tickLabels.first()).toBeVisible();
+    const ticks = await tickLabels.allTextContents();
+    expect(ticks.length).toBeGreaterThan(2);
+    const values = ticks.map((t) => Number(t.replace(/[^0-9.]/g, "")));
+    const step = values[1]! - values[0]!;
+    expect([50, 100, 200, 250]).toContain(step);
+    for (const v of values) expect(v % step).toBe(0);
   });
 
   test("the view lives in the URL: a pasted link opens the same percentile, window and comparison", async ({

@@ -43,6 +43,10 @@ export type WaterfallModel = {
   stackedBudgetMs: number;
   measuredEndToEndMs: number | null;
   measuredEndToEndIsLowerBound: boolean;
+  /** Whether the service has an end-to-end histogram at all (it may have no data yet). */
+  hasEndToEndSource: boolean;
+  /** Components per status, for the summary ("3 unknown", "nothing measured yet"). */
+  statusCounts: Record<ComponentStatus, number>;
   stages: WaterfallStage[];
   worstOffender: { stage: string; component: string; overByMs: number; isLowerBound: boolean } | null;
 };
@@ -113,6 +117,8 @@ export function buildWaterfall(
   });
 
   const endToEnd = estimateMs(quantile, buckets.get(END_TO_END_KEY));
+  const statusCounts: Record<ComponentStatus, number> = { ok: 0, warn: 0, over: 0, unknown: 0, nodata: 0 };
+  for (const stage of stages) for (const c of stage.components) statusCounts[c.status]++;
   return {
     quantile,
     targetMs: budget.targetMs,
@@ -122,6 +128,8 @@ export function buildWaterfall(
     stackedBudgetMs,
     measuredEndToEndMs: endToEnd.ms,
     measuredEndToEndIsLowerBound: endToEnd.isLowerBound,
+    hasEndToEndSource: Boolean(budget.endToEndSource),
+    statusCounts,
     stages,
     worstOffender,
   };

@@ -10,6 +10,7 @@ import { budgetFit, type BudgetDocument } from "@/lib/domain/budget";
 import { mergeBudgets } from "@/lib/domain/budget-merge";
 import { genericStageSource } from "@/lib/domain/presets";
 import { ApiError, apiFetch } from "@/lib/queries/api";
+import { urls } from "@/lib/queries/resources";
 import type { BudgetView, RevisionView } from "@/lib/services/budgets";
 import { ConflictPanel } from "./conflict-panel";
 import { FitSummary } from "./fit-summary";
@@ -62,7 +63,7 @@ export function BudgetEditor({ initial }: { initial: BudgetView }) {
 
   const save = useMutation({
     mutationFn: (input: BudgetForm) =>
-      apiFetch<BudgetView>(`/api/services/${initial.slug}/budget`, {
+      apiFetch<BudgetView>(urls.budget(initial.slug), {
         method: "PUT",
         json: { ...fromForm(input), version, message: input.message || undefined },
       }),

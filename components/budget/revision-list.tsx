@@ -6,6 +6,7 @@ import { useState } from "react";
 import { Button, Card, EmptyState } from "@/components/ui/primitives";
 import { formatTarget } from "@/lib/domain/budget";
 import { apiFetch } from "@/lib/queries/api";
+import { urls } from "@/lib/queries/resources";
 import type { BudgetView, RevisionView } from "@/lib/services/budgets";
 
 export function RevisionList({
@@ -21,7 +22,7 @@ export function RevisionList({
   const [confirming, setConfirming] = useState<number | null>(null);
   const restore = useMutation({
     mutationFn: (revision: number) =>
-      apiFetch<BudgetView>(`/api/services/${slug}/budget/revisions/${revision}/restore`, {
+      apiFetch<BudgetView>(urls.restore(slug, revision), {
         method: "POST",
         json: { version: currentVersion },
       }),

@@ -1,6 +1,7 @@
 "use client";
 
 import { get, useFieldArray, useFormContext, useWatch, type FieldError as RhfFieldError } from "react-hook-form";
+import { Field } from "@/components/ui/field";
 import { Button, FieldError, Select, TextInput } from "@/components/ui/primitives";
 import { PRESETS, PRESET_IDS } from "@/lib/domain/presets";
 import type { BudgetForm } from "./form-model";
@@ -26,44 +27,43 @@ export function SourceEditor({
 
   return (
     <div className="mt-2 grid gap-2 rounded-md bg-slate-50 p-3 text-sm dark:bg-slate-950">
-      <div className="grid grid-cols-[10rem_1fr] items-start gap-2">
-        <label htmlFor={`${id}-preset`} className="pt-1 text-slate-600 dark:text-slate-400">
-          {label}
-        </label>
-        <Select id={`${id}-preset`} {...register(`${base}.preset`)}>
-          <option value="none">None (budget only)</option>
-          {PRESET_IDS.map((p) => (
-            <option key={p} value={p}>
-              {PRESETS[p].label}
-            </option>
-          ))}
-        </Select>
+      <div className="grid grid-cols-2 items-start gap-2">
+        <Field label={label}>
+          {(control) => (
+            <Select {...control} {...register(`${base}.preset`)}>
+              <option value="none">None (budget only)</option>
+              {PRESET_IDS.map((p) => (
+                <option key={p} value={p}>
+                  {PRESETS[p].label}
+                </option>
+              ))}
+            </Select>
+          )}
+        </Field>
         {preset !== "none" && (
           <>
-            <label htmlFor={`${id}-metric`} className="pt-1 text-slate-600 dark:text-slate-400">
-              Histogram
-            </label>
-            <div>
-              <TextInput
-                id={`${id}-metric`}
-                list={`${id}-metrics`}
-                className="font-mono"
-                placeholder="llm_stage_duration_seconds"
-                aria-invalid={errors?.metric ? true : undefined}
-                aria-describedby={`${id}-metric-error`}
-                {...register(`${base}.metric`)}
-              />
-              <datalist id={`${id}-metrics`}>
-                {metricOptions.map((m) => (
-                  <option key={m.metric} value={m.metric}>
-                    {m.label}
-                  </option>
-                ))}
-              </datalist>
-              <FieldError id={`${id}-metric-error`} message={errors?.metric?.message} />
-            </div>
-            <span className="pt-1 text-slate-600 dark:text-slate-400">Label matchers</span>
-            <div className="space-y-1">
+            <Field label="Histogram" error={errors?.metric?.message}>
+              {(control) => (
+                <>
+                  <TextInput
+                    {...control}
+                    list={`${id}-metrics`}
+                    className="font-mono"
+                    placeholder="llm_stage_duration_seconds"
+                    {...register(`${base}.metric`)}
+                  />
+                  <datalist id={`${id}-metrics`}>
+                    {metricOptions.map((m) => (
+                      <option key={m.metric} value={m.metric}>
+                        {m.label}
+                      </option>
+                    ))}
+                  </datalist>
+                </>
+              )}
+            </Field>
+            <fieldset className="col-span-2 space-y-1">
+              <legend className="font-medium">Label matchers</legend>
               {matchers.fields.map((field, m) => (
                 <div key={field.id} className="flex items-center gap-1">
                   <TextInput
@@ -91,7 +91,7 @@ export function SourceEditor({
                 id={`${id}-matchers-error`}
                 message={errors?.matchers?.message ?? errors?.matchers?.root?.message}
               />
-            </div>
+            </fieldset>
           </>
         )}
       </div>

@@ -1,6 +1,7 @@
 "use client";
 
 import { Cell, Pie, PieChart, ResponsiveContainer } from "recharts";
+import { formatPercent } from "@/lib/domain/format";
 
 /**
  * Attainment as a half-ring. The scale starts at objective − 4 × error budget, so the part of
@@ -20,7 +21,7 @@ export function AttainmentGauge({ attainment, objective }: { attainment: number 
       aria-label={
         attainment === null
           ? "No data"
-          : `Attainment ${(attainment * 100).toFixed(2)} % against an objective of ${(objective * 100).toFixed(2)} %`
+          : `Attainment ${formatPercent(attainment)} against an objective of ${formatPercent(objective)}`
       }
     >
       <ResponsiveContainer width="100%" height="100%">
@@ -54,7 +55,7 @@ export function AttainmentGauge({ attainment, objective }: { attainment: number 
         />
       </svg>
       <p className="absolute inset-x-0 bottom-0 text-center text-lg font-semibold tabular-nums">
-        {attainment === null ? "—" : `${(attainment * 100).toFixed(2)} %`}
+        {formatPercent(attainment)}
       </p>
     </div>
   );

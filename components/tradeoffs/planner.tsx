@@ -3,7 +3,7 @@
 import { useMemo, useState } from "react";
 import { Field } from "@/components/ui/field";
 import { Card, Select, TextInput } from "@/components/ui/primitives";
-import { formatChange, formatMs } from "@/lib/domain/format";
+import { formatChange, formatMs, formatPercent } from "@/lib/domain/format";
 import { amdahlCeiling, plan, PLANNER_LIMIT, type PlanGoal } from "@/lib/domain/optimizations";
 import type { OptimizationView } from "@/lib/services/optimizations";
 import type { ServicePipeline } from "@/lib/services/tradeoffs";
@@ -118,7 +118,7 @@ export function Planner({ catalog, services }: { catalog: OptimizationView[]; se
               <tr key={stage.name} className="border-t border-slate-100 dark:border-slate-800">
                 <td className="py-1">{stage.name}</td>
                 <td className="text-right tabular-nums">{formatMs(stageTimes[i]!)}</td>
-                <td className="text-right tabular-nums">{((stageTimes[i]! / total) * 100).toFixed(0)} %</td>
+                <td className="text-right tabular-nums">{formatPercent(stageTimes[i]! / total, 0)}</td>
                 <td className="text-right tabular-nums">{amdahlCeiling(stageTimes[i]!, total).toFixed(2)} ×</td>
               </tr>
             ))}

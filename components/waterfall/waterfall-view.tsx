@@ -4,7 +4,8 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useState } from "react";
 import { WaterfallChart } from "@/components/charts/waterfall-chart";
-import { Button, Card, Select, cx } from "@/components/ui/primitives";
+import { Field } from "@/components/ui/field";
+import { Button, Card, Select, TextInput, cx } from "@/components/ui/primitives";
 import { formatMs } from "@/lib/domain/format";
 import { queries, type WaterfallParams } from "@/lib/queries/resources";
 import type { WaterfallView as View } from "@/lib/services/waterfall";
@@ -85,23 +86,23 @@ export function WaterfallView({
             </Button>
           ))}
         </fieldset>
-        <label className="flex flex-col gap-1">
-          <span className="text-xs text-slate-500">Window</span>
-          <Select
-            value={WINDOWS.includes(query.window) ? query.window : "custom"}
-            onChange={(e) => e.target.value !== "custom" && update({ window: e.target.value })}
-            aria-label="Window"
-          >
-            {WINDOWS.map((w) => (
-              <option key={w} value={w}>
-                {w}
-              </option>
-            ))}
-            <option value="custom">{WINDOWS.includes(query.window) ? "custom…" : query.window}</option>
-          </Select>
-        </label>
+        <Field label="Window">
+          {(control) => (
+            <Select
+              {...control}
+              value={WINDOWS.includes(query.window) ? query.window : "custom"}
+              onChange={(e) => e.target.value !== "custom" && update({ window: e.target.value })}
+            >
+              {WINDOWS.map((w) => (
+                <option key={w} value={w}>
+                  {w}
+                </option>
+              ))}
+              <option value="custom">{WINDOWS.includes(query.window) ? "custom…" : query.window}</option>
+            </Select>
+          )}
+        </Field>
         <form
-          className="flex flex-col gap-1"
           onSubmit={(e) => {
             e.preventDefault();
             const value = new FormData(e.currentTarget).get("window");
@@ -109,58 +110,61 @@ export function WaterfallView({
               update({ window: value.trim() });
           }}
         >
-          <label htmlFor="custom-window" className="text-xs text-slate-500">
-            Custom window
-          </label>
-          <input
-            id="custom-window"
-            name="window"
-            placeholder="e.g. 45m"
-            pattern="[1-9][0-9]{0,4}[mhd]"
-            title="A number and m, h or d, e.g. 45m"
-            className="w-24 rounded-md border border-slate-300 px-2 py-1 dark:border-slate-700 dark:bg-slate-900"
-          />
+          <Field label="Custom window">
+            {(control) => (
+              <TextInput
+                {...control}
+                name="window"
+                placeholder="e.g. 45m"
+                pattern="[1-9][0-9]{0,4}[mhd]"
+                title="A number and m, h or d, e.g. 45m"
+                className="w-24"
+              />
+            )}
+          </Field>
         </form>
-        <label className="flex flex-col gap-1">
-          <span className="text-xs text-slate-500">Compare with</span>
-          <Select
-            value={query.compare && ["1h", "1d"].includes(query.compare) ? query.compare : query.compare ? "at" : ""}
-            onChange={(e) =>
-              update({ compare: e.target.value === "at" ? String((query.at ?? view.at) - 1800) : e.target.value })
-            }
-            aria-label="Compare with"
-          >
-            <option value="">nothing</option>
-            <option value="1h">an hour ago</option>
-            <option value="1d">a day ago</option>
-            <option value="at">a chosen time…</option>
-          </Select>
-        </label>
-        {query.compare && !["1h", "1d"].includes(query.compare) && (
-          <label className="flex flex-col gap-1">
-            <span className="text-xs text-slate-500">Compare time</span>
-            <input
-              type="datetime-local"
-              className="rounded-md border border-slate-300 px-2 py-1 dark:border-slate-700 dark:bg-slate-900"
-              value={toLocalInput(Number(query.compare))}
+        <Field label="Compare with">
+          {(control) => (
+            <Select
+              {...control}
+              value={query.compare && ["1h", "1d"].includes(query.compare) ? query.compare : query.compare ? "at" : ""}
               onChange={(e) =>
-                e.target.value && update({ compare: String(Math.floor(new Date(e.target.value).getTime() / 1000)) })
+                update({ compare: e.target.value === "at" ? String((query.at ?? view.at) - 1800) : e.target.value })
+              }
+            >
+              <option value="">nothing</option>
+              <option value="1h">an hour ago</option>
+              <option value="1d">a day ago</option>
+              <option value="at">a chosen time…</option>
+            </Select>
+          )}
+        </Field>
+        {query.compare && !["1h", "1d"].includes(query.compare) && (
+          <Field label="Compare time">
+            {(control) => (
+              <TextInput
+                {...control}
+                type="datetime-local"
+                value={toLocalInput(Number(query.compare))}
+                onChange={(e) =>
+                  e.target.value && update({ compare: String(Math.floor(new Date(e.target.value).getTime() / 1000)) })
+                }
+              />
+            )}
+          </Field>
+        )}
+        <Field label="At">
+          {(control) => (
+            <TextInput
+              {...control}
+              type="datetime-local"
+              value={toLocalInput(view.at)}
+              onChange={(e) =>
+                e.target.value && update({ at: String(Math.floor(new Date(e.target.value).getTime() / 1000)) })
               }
             />
-          </label>
-        )}
-        <label className="flex flex-col gap-1">
-          <span className="text-xs text-slate-500">At</span>
-          <input
-            type="datetime-local"
-            aria-label="At time"
-            className="rounded-md border border-slate-300 px-2 py-1 dark:border-slate-700 dark:bg-slate-900"
-            value={toLocalInput(view.at)}
-            onChange={(e) =>
-              e.target.value && update({ at: String(Math.floor(new Date(e.target.value).getTime() / 1000)) })
-            }
-          />
-        </label>
+          )}
+        </Field>
         {!isLive && <Button onClick={() => update({ at: undefined })}>Back to live</Button>}
         <div className="ml-auto flex items-center gap-2">
           {isLive && (

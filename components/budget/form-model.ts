@@ -52,7 +52,7 @@ function finiteOrNull(value: unknown): number | null {
   return typeof value === "number" && Number.isFinite(value) ? value : null;
 }
 
-function sourceFromForm(source: SourceForm | undefined): MetricSource | null {
+export function sourceFromForm(source: SourceForm | undefined): MetricSource | null {
   if (!source || source.preset === "none") return null;
   return {
     preset: source.preset,
@@ -90,7 +90,7 @@ export function fromForm(form: BudgetForm): BudgetDocument {
  * so their errors attach to the matcher list as a whole.
  */
 export function formPath(apiPath: string): string {
-  return apiPath.replace(/(\.source\.matchers)\..*$/, "$1");
+  return apiPath.replace(/(^|\.)(matchers)\..*$/, "$1$2");
 }
 
 /** A number input's value: empty means "no budget", anything unparsable stays NaN for validation. */

@@ -2,28 +2,34 @@
 
 import { get, useFieldArray, useFormContext, useWatch, type FieldError as RhfFieldError } from "react-hook-form";
 import { Field } from "@/components/ui/field";
+import { MetricField } from "./metric-field";
 import { Button, FieldError, Select, TextInput } from "@/components/ui/primitives";
 import { PRESETS, PRESET_IDS } from "@/lib/domain/presets";
-import type { BudgetForm } from "./form-model";
+import type { SourceForm } from "./form-model";
 
-type SourcePath = "endToEndSource" | `stages.${number}.components.${number}.source`;
 type SourceErrors = { metric?: RhfFieldError; matchers?: RhfFieldError & { root?: RhfFieldError } };
 
-/** Where live latency comes from: a preset or any Prometheus histogram plus label matchers. */
+/**
+ * Where live latency comes from: a preset or any Prometheus histogram plus label matchers. Used
+ * by any form that holds a SourceForm at `name` (a budget component, the budget's end-to-end
+ * histogram, an SLO); the paths are typed as one such form's.
+ */
 export function SourceEditor({
-  name: base,
+  name,
   id,
   label = "Metric source",
+  allowNone = true,
 }: {
-  name: SourcePath;
+  name: string;
   id: string;
   label?: string;
+  allowNone?: boolean;
 }) {
-  const { register, control, formState } = useFormContext<BudgetForm>();
+  const base = name as "source";
+  const { register, control, formState } = useFormContext<{ source: SourceForm }>();
   const preset = useWatch({ control, name: `${base}.preset` });
   const matchers = useFieldArray({ control, name: `${base}.matchers` });
   const errors = get(formState.errors, base) as SourceErrors | undefined;
-  const metricOptions = preset && preset !== "none" ? PRESETS[preset].metrics : [];
 
   return (
     <div className="mt-2 grid gap-2 rounded-md bg-slate-50 p-3 text-sm dark:bg-slate-950">
@@ -31,7 +37,7 @@ export function SourceEditor({
         <Field label={label}>
           {(control) => (
             <Select {...control} {...register(`${base}.preset`)}>
-              <option value="none">None (budget only)</option>
+              {allowNone && <option value="none">None (budget only)</option>}
               {PRESET_IDS.map((p) => (
                 <option key={p} value={p}>
                   {PRESETS[p].label}
@@ -42,26 +48,12 @@ export function SourceEditor({
         </Field>
         {preset !== "none" && (
           <>
-            <Field label="Histogram" error={errors?.metric?.message}>
-              {(control) => (
-                <>
-                  <TextInput
-                    {...control}
-                    list={`${id}-metrics`}
-                    className="font-mono"
-                    placeholder="llm_stage_duration_seconds"
-                    {...register(`${base}.metric`)}
-                  />
-                  <datalist id={`${id}-metrics`}>
-                    {metricOptions.map((m) => (
-                      <option key={m.metric} value={m.metric}>
-                        {m.label}
-                      </option>
-                    ))}
-                  </datalist>
-                </>
-              )}
-            </Field>
+            <MetricField
+              listId={`${id}-metrics`}
+              preset={preset}
+              error={errors?.metric?.message}
+              input={register(`${base}.metric`)}
+            />
             <fieldset className="col-span-2 space-y-1">
               <legend className="font-medium">Label matchers</legend>
               {matchers.fields.map((field, m) => (

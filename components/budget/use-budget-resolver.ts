@@ -1,4 +1,4 @@
-import type { FieldErrors, Resolver } from "react-hook-form";
+import type { FieldErrors, FieldValues, Resolver } from "react-hook-form";
 import { budgetDocumentSchema } from "@/lib/schemas/budget";
 import { fieldPath } from "@/lib/schemas/parse";
 import { formPath, fromForm, type BudgetForm } from "./form-model";
@@ -16,10 +16,11 @@ function setNested(target: Record<string, unknown>, path: string, message: strin
   });
 }
 
-export function toFieldErrors(fields: Record<string, string>): FieldErrors<BudgetForm> {
+/** API-style field errors ("stages.0.name") as react-hook-form's nested errors, on the form's paths. */
+export function toFieldErrors<T extends FieldValues = BudgetForm>(fields: Record<string, string>): FieldErrors<T> {
   const errors: Record<string, unknown> = {};
   for (const [path, message] of Object.entries(fields)) setNested(errors, formPath(path), message);
-  return errors as FieldErrors<BudgetForm>;
+  return errors as FieldErrors<T>;
 }
 
 /** Validates with the same schema the API uses, so the browser and the server agree. */
@@ -28,5 +29,5 @@ export const budgetResolver: Resolver<BudgetForm> = async (values) => {
   if (result.success) return { values, errors: {} };
   const fields: Record<string, string> = {};
   for (const issue of result.error.issues) fields[fieldPath(issue.path)] ??= issue.message;
-  return { values: {}, errors: toFieldErrors(fields) };
+  return { values: {}, errors: toFieldErrors<BudgetForm>(fields) };
 };

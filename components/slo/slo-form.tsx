@@ -3,10 +3,13 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { useFieldArray, useForm, useWatch, type Resolver } from "react-hook-form";
+import { FormProvider, useForm, useWatch, type Resolver } from "react-hook-form";
+import { formPath, sourceFromForm, sourceToForm, type SourceForm } from "@/components/budget/form-model";
+import { SourceEditor } from "@/components/budget/source-editor";
+import { toFieldErrors } from "@/components/budget/use-budget-resolver";
 import { Field } from "@/components/ui/field";
-import { Button, Card, FieldError, Select, TextInput } from "@/components/ui/primitives";
-import { PRESETS, PRESET_IDS, type PresetId } from "@/lib/domain/presets";
+import { Button, Card, Select, TextInput } from "@/components/ui/primitives";
+import type { PresetId } from "@/lib/domain/presets";
 import { ApiError, apiFetch } from "@/lib/queries/api";
 import { queries, urls } from "@/lib/queries/resources";
 import { sloInputSchema } from "@/lib/schemas/live";
@@ -16,9 +19,7 @@ import type { SloStatus } from "@/lib/services/slos";
 type FormValues = {
   name: string;
   indicator: string;
-  preset: PresetId;
-  metric: string;
-  matchers: { name: string; value: string }[];
+  source: SourceForm;
   thresholdMs: number;
   objective: number;
   windowDays: number;
@@ -31,11 +32,7 @@ function toInput(v: FormValues) {
   return {
     name: v.name,
     indicator: v.indicator,
-    source: {
-      preset: v.preset,
-      metric: v.metric,
-      matchers: Object.fromEntries(v.matchers.filter((m) => m.name).map((m) => [m.name, m.value])),
-    },
+    source: sourceFromForm(v.source),
     thresholdMs: v.thresholdMs,
     objective: v.objective,
     windowDays: v.windowDays,
@@ -48,9 +45,9 @@ function toValues(slo: SloStatus | null, defaultSource: Source | null): FormValu
   return {
     name: slo?.name ?? "",
     indicator: slo?.indicator ?? "TTFT",
-    preset: (source?.preset as PresetId) ?? "generic",
-    metric: source?.metric ?? "",
-    matchers: Object.entries(source?.matchers ?? {}).map(([name, value]) => ({ name, value })),
+    source: sourceToForm(
+      source ? { ...source, preset: source.preset as PresetId } : { preset: "generic", metric: "", matchers: {} },
+    ),
     thresholdMs: slo?.thresholdMs ?? 700,
     objective: slo?.objective ?? 0.99,
     windowDays: slo?.windowDays ?? 28,
@@ -58,16 +55,13 @@ function toValues(slo: SloStatus | null, defaultSource: Source | null): FormValu
   };
 }
 
-const FORM_PATH: Record<string, string> = { "source.metric": "metric", "source.preset": "preset" };
-const formPathOf = (path: string) => FORM_PATH[path] ?? (path.startsWith("source.matchers") ? "matchers" : path);
-
+/** Validates with the API's own schema; errors land on the form's paths. */
 const resolver: Resolver<FormValues> = async (values) => {
   const result = sloInputSchema.safeParse(toInput(values));
   if (result.success) return { values, errors: {} };
-  const errors: Record<string, { type: string; message: string }> = {};
-  for (const issue of result.error.issues)
-    errors[formPathOf(fieldPath(issue.path))] ??= { type: "validate", message: issue.message };
-  return { values: {}, errors };
+  const fields: Record<string, string> = {};
+  for (const issue of result.error.issues) fields[fieldPath(issue.path)] ??= issue.message;
+  return { values: {}, errors: toFieldErrors<FormValues>(fields) };
 };
 
 const num = (v: unknown) => (v === "" ? Number.NaN : Number(v));
@@ -88,9 +82,7 @@ export function SloForm({
   const queryClient = useQueryClient();
   const [bounds, setBounds] = useState<number[] | string | null>(null);
   const form = useForm<FormValues>({ resolver, defaultValues: toValues(editing, defaultSource) });
-  const matchers = useFieldArray({ control: form.control, name: "matchers" });
   const { errors } = form.formState;
-  const preset = useWatch({ control: form.control, name: "preset" });
   const threshold = useWatch({ control: form.control, name: "thresholdMs" });
   const prefix = editing ? `slo-${editing.id}` : "slo-new";
 
@@ -112,7 +104,7 @@ export function SloForm({
     onError: (error) => {
       if (error instanceof ApiError && error.body.fields) {
         for (const [path, message] of Object.entries(error.body.fields))
-          form.setError(formPathOf(path) as keyof FormValues, { message });
+          form.setError(formPath(path) as keyof FormValues, { message });
       }
     },
   });
@@ -129,124 +121,76 @@ export function SloForm({
   }
 
   const body = (
-    <form
-      noValidate
-      className="grid gap-3 text-sm sm:grid-cols-2"
-      onSubmit={form.handleSubmit((v) => save.mutate(v))}
-      aria-label={editing ? `Edit SLO ${editing.name}` : "New SLO"}
-    >
-      <Field label="SLO name" error={errors.name?.message}>
-        {(control) => <TextInput {...control} placeholder="TTFT under 700 ms" {...form.register("name")} />}
-      </Field>
-      <Field label="Indicator" error={errors.indicator?.message}>
-        {(control) => <TextInput {...control} {...form.register("indicator")} />}
-      </Field>
-      <Field label="Histogram preset">
-        {(control) => (
-          <Select {...control} {...form.register("preset")}>
-            {PRESET_IDS.map((p) => (
-              <option key={p} value={p}>
-                {PRESETS[p].label}
-              </option>
-            ))}
-          </Select>
-        )}
-      </Field>
-      <Field label="Histogram" error={errors.metric?.message}>
-        {(control) => (
-          <>
-            <TextInput {...control} className="font-mono" list={`${prefix}-metrics`} {...form.register("metric")} />
-            <datalist id={`${prefix}-metrics`}>
-              {PRESETS[preset]?.metrics.map((m) => (
-                <option key={m.metric} value={m.metric}>
-                  {m.label}
-                </option>
-              ))}
-            </datalist>
-          </>
-        )}
-      </Field>
-      <fieldset className="sm:col-span-2">
-        <legend className="font-medium">Label matchers</legend>
-        {matchers.fields.map((field, i) => (
-          <div key={field.id} className="mt-1 flex items-center gap-1">
-            <TextInput
-              aria-label={`SLO label name ${i + 1}`}
-              className="font-mono"
-              {...form.register(`matchers.${i}.name`)}
-            />
-            =
-            <TextInput
-              aria-label={`SLO label value ${i + 1}`}
-              className="font-mono"
-              {...form.register(`matchers.${i}.value`)}
-            />
-            <Button variant="ghost" aria-label={`Remove SLO matcher ${i + 1}`} onClick={() => matchers.remove(i)}>
-              ✕
-            </Button>
-          </div>
-        ))}
-        <Button variant="ghost" onClick={() => matchers.append({ name: "", value: "" })}>
-          + matcher
-        </Button>
-        <FieldError
-          id={`${prefix}-matchers-error`}
-          message={errors.matchers?.message ?? errors.matchers?.root?.message}
-        />
-      </fieldset>
-      <Field label="Threshold (ms)" error={errors.thresholdMs?.message}>
-        {(control) => (
-          <TextInput {...control} inputMode="decimal" {...form.register("thresholdMs", { setValueAs: num })} />
-        )}
-      </Field>
-      <Field label="Objective (share of requests, e.g. 0.99)" error={errors.objective?.message}>
-        {(control) => (
-          <TextInput {...control} inputMode="decimal" {...form.register("objective", { setValueAs: num })} />
-        )}
-      </Field>
-      <Field label="Window" hint="The SLO's window also sets its alerts' burn-rate factors.">
-        {(control) => (
-          <Select {...control} {...form.register("windowDays", { setValueAs: Number })}>
-            <option value={28}>rolling 28 days</option>
-            <option value={30}>rolling 30 days</option>
-            <option value={7}>rolling 7 days</option>
-          </Select>
-        )}
-      </Field>
-      <Field label="When the threshold is not a bucket bound">
-        {(control) => (
-          <Select {...control} {...form.register("thresholdMode")}>
-            <option value="snap">snap to the bound below (conservative)</option>
-            <option value="interpolate">interpolate inside the bucket (estimate)</option>
-          </Select>
-        )}
-      </Field>
-      <div className="sm:col-span-2">
-        <Button onClick={loadBounds}>Show the histogram&apos;s bucket bounds</Button>
-        {bounds !== null && (
-          <p className="mt-2 text-xs" aria-live="polite" data-testid="bucket-bounds">
-            {typeof bounds === "string"
-              ? bounds
-              : `Bounds (ms): ${bounds.join(", ")}. ${
-                  bounds.includes(threshold)
-                    ? `${threshold} ms is a bound: counted exactly.`
-                    : threshold > Math.max(...bounds)
-                      ? `${threshold} ms is above the last bound: it will be counted at ${Math.max(...bounds)} ms.`
-                      : `${threshold} ms is not a bound: it will be ${form.getValues("thresholdMode") === "snap" ? "snapped" : "estimated"}.`
-                }`}
-          </p>
-        )}
-      </div>
-      <div className="flex items-center gap-3 sm:col-span-2">
-        <Button type="submit" variant="primary" disabled={save.isPending}>
-          {save.isPending ? "Saving…" : editing ? "Save SLO" : "Add SLO"}
-        </Button>
-        {onDone && <Button onClick={onDone}>Cancel</Button>}
-        <span aria-live="polite" className="text-red-600">
-          {save.error && !(save.error instanceof ApiError && save.error.body.fields) ? save.error.message : null}
-        </span>
-      </div>
-    </form>
+    <FormProvider {...form}>
+      <form
+        noValidate
+        className="grid gap-3 text-sm sm:grid-cols-2"
+        onSubmit={form.handleSubmit((v) => save.mutate(v))}
+        aria-label={editing ? `Edit SLO ${editing.name}` : "New SLO"}
+      >
+        <Field label="SLO name" error={errors.name?.message}>
+          {(control) => <TextInput {...control} placeholder="TTFT under 700 ms" {...form.register("name")} />}
+        </Field>
+        <Field label="Indicator" error={errors.indicator?.message}>
+          {(control) => <TextInput {...control} {...form.register("indicator")} />}
+        </Field>
+        <div className="sm:col-span-2">
+          <SourceEditor name="source" id={prefix} label="Histogram preset" allowNone={false} />
+        </div>
+        <Field label="Threshold (ms)" error={errors.thresholdMs?.message}>
+          {(control) => (
+            <TextInput {...control} inputMode="decimal" {...form.register("thresholdMs", { setValueAs: num })} />
+          )}
+        </Field>
+        <Field label="Objective (share of requests, e.g. 0.99)" error={errors.objective?.message}>
+          {(control) => (
+            <TextInput {...control} inputMode="decimal" {...form.register("objective", { setValueAs: num })} />
+          )}
+        </Field>
+        <Field label="Window" hint="The SLO's window also sets its alerts' burn-rate factors.">
+          {(control) => (
+            <Select {...control} {...form.register("windowDays", { setValueAs: Number })}>
+              <option value={28}>rolling 28 days</option>
+              <option value={30}>rolling 30 days</option>
+              <option value={7}>rolling 7 days</option>
+            </Select>
+          )}
+        </Field>
+        <Field label="When the threshold is not a bucket bound">
+          {(control) => (
+            <Select {...control} {...form.register("thresholdMode")}>
+              <option value="snap">snap to the bound below (conservative)</option>
+              <option value="interpolate">interpolate inside the bucket (estimate)</option>
+            </Select>
+          )}
+        </Field>
+        <div className="sm:col-span-2">
+          <Button onClick={loadBounds}>Show the histogram&apos;s bucket bounds</Button>
+          {bounds !== null && (
+            <p className="mt-2 text-xs" aria-live="polite" data-testid="bucket-bounds">
+              {typeof bounds === "string"
+                ? bounds
+                : `Bounds (ms): ${bounds.join(", ")}. ${
+                    bounds.includes(threshold)
+                      ? `${threshold} ms is a bound: counted exactly.`
+                      : threshold > Math.max(...bounds)
+                        ? `${threshold} ms is above the last bound: it will be counted at ${Math.max(...bounds)} ms.`
+                        : `${threshold} ms is not a bound: it will be ${form.getValues("thresholdMode") === "snap" ? "snapped" : "estimated"}.`
+                  }`}
+            </p>
+          )}
+        </div>
+        <div className="flex items-center gap-3 sm:col-span-2">
+          <Button type="submit" variant="primary" disabled={save.isPending}>
+            {save.isPending ? "Saving…" : editing ? "Save SLO" : "Add SLO"}
+          </Button>
+          {onDone && <Button onClick={onDone}>Cancel</Button>}
+          <span aria-live="polite" className="text-red-600">
+            {save.error && !(save.error instanceof ApiError && save.error.body.fields) ? save.error.message : null}
+          </span>
+        </div>
+      </form>
+    </FormProvider>
   );
   if (editing) return body;
   return (

@@ -138,7 +138,3 @@ export async function findRevisionRow(db: Db, serviceId: string, version: number
   const row = await db.budgetRevision.findUnique({ where: { serviceId_version: { serviceId, version } } });
   return row && toRevisionRow(row);
 }
-
-export function isUniqueViolation(error: unknown): boolean {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
-}

@@ -10,5 +10,8 @@ export function currentActor(): Actor {
   return { name: env().LB_DEFAULT_AUTHOR };
 }
 
-/** What every mutation of a service's data takes: where, who, and the caller's unvalidated input. */
-export type ServiceMutation = { db: Db; actor: Actor; slug: string; input: unknown };
+/** What every mutation takes: where, who, and the caller's unvalidated input. */
+export type Mutation = { db: Db; actor: Actor; input: unknown };
+
+/** A mutation of one service's data. */
+export type ServiceMutation = Mutation & { slug: string };

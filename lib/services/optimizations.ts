@@ -1,10 +1,9 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
-import { isUniqueViolation } from "@/lib/db/budgets";
-import { AppError } from "@/lib/errors";
 import { optimizationInputSchema, type OptimizationInput } from "@/lib/schemas/optimization";
 import { parseInput } from "@/lib/schemas/parse";
-import type { Actor } from "./actor";
+import type { Actor, Mutation } from "./actor";
+import { writeUnique } from "./unique";
 
 // The catalog of optimizations for the cost-versus-latency view.
 
@@ -84,25 +83,14 @@ export async function listOptimizations({ db }: { db: Db }): Promise<Optimizatio
   return (await db.optimization.findMany({ orderBy: { createdAt: "asc" }, select })).map(toView);
 }
 
-export async function createOptimization({
-  db,
-  actor,
-  input,
-}: {
-  db: Db;
-  actor: Actor;
-  input: unknown;
-}): Promise<OptimizationView> {
+export async function createOptimization({ db, actor, input }: Mutation): Promise<OptimizationView> {
   const data = parseInput(optimizationInputSchema, input, "The optimization");
-  try {
-    return toView(await db.optimization.create({ data: { ...data, createdBy: actor.name }, select }));
-  } catch (error) {
-    if (isUniqueViolation(error))
-      throw new AppError("CONFLICT", `An optimization called “${data.name}” exists already.`, {
-        name: "This name is taken",
-      });
-    throw error;
-  }
+  const row = await writeUnique(() => db.optimization.create({ data: { ...data, createdBy: actor.name }, select }), {
+    message: `An optimization called “${data.name}” exists already.`,
+    field: "name",
+    taken: "This name is taken",
+  });
+  return toView(row);
 }
 
 export async function seedOptimizations(db: Db, actor: Actor): Promise<void> {

@@ -2,12 +2,13 @@ import "server-only";
 import { budgetFit, formatTarget, percentileKeyOf, type BudgetDocument } from "@/lib/domain/budget";
 import { diffBudgets } from "@/lib/domain/budget-diff";
 import type { Db } from "@/lib/db/client";
-import { insertServiceWithBudget, isUniqueViolation } from "@/lib/db/budgets";
+import { insertServiceWithBudget } from "@/lib/db/budgets";
 import { findServiceRow, listServiceRows, type ServiceRow } from "@/lib/db/services";
 import { AppError } from "@/lib/errors";
 import { createServiceSchema } from "@/lib/schemas/service";
 import { parseInput } from "@/lib/schemas/parse";
-import type { Actor } from "./actor";
+import type { Mutation } from "./actor";
+import { writeUnique } from "./unique";
 
 export type ServiceSummary = {
   slug: string;
@@ -63,15 +64,7 @@ export async function getServiceOrThrow({
   return row as ServiceRow & { budget: NonNullable<ServiceRow["budget"]> };
 }
 
-export async function createService({
-  db,
-  actor,
-  input,
-}: {
-  db: Db;
-  actor: Actor;
-  input: unknown;
-}): Promise<ServiceSummary> {
+export async function createService({ db, actor, input }: Mutation): Promise<ServiceSummary> {
   const data = parseInput(createServiceSchema, input, "The service");
   const document: BudgetDocument = {
     indicator: data.indicator,
@@ -80,24 +73,19 @@ export async function createService({
     stages: data.stages,
     endToEndSource: data.endToEndSource,
   };
-  try {
-    await db.$transaction((tx) =>
-      insertServiceWithBudget(tx, {
-        slug: data.slug,
-        name: data.name,
-        description: data.description,
-        author: actor.name,
-        document,
-        changes: diffBudgets(null, document),
-      }),
-    );
-  } catch (error) {
-    if (isUniqueViolation(error)) {
-      throw new AppError("CONFLICT", `A service with the slug “${data.slug}” already exists.`, {
-        slug: "This slug is taken",
-      });
-    }
-    throw error;
-  }
+  await writeUnique(
+    () =>
+      db.$transaction((tx) =>
+        insertServiceWithBudget(tx, {
+          slug: data.slug,
+          name: data.name,
+          description: data.description,
+          author: actor.name,
+          document,
+          changes: diffBudgets(null, document),
+        }),
+      ),
+    { message: `A service with the slug “${data.slug}” already exists.`, field: "slug", taken: "This slug is taken" },
+  );
   return summarize((await findServiceRow(db, data.slug))!);
 }

@@ -11,7 +11,6 @@ import {
 } from "@/lib/domain/slo";
 import type { Db } from "@/lib/db/client";
 import { deleteSloRow, findSloRow, insertSlo, listSloRows, updateSloIfVersion, type SloRow } from "@/lib/db/slos";
-import { isUniqueViolation } from "@/lib/db/budgets";
 import { AppError } from "@/lib/errors";
 import { fetchBucketIncreases } from "@/lib/prometheus/buckets";
 import type { CoalescingClient } from "@/lib/prometheus/coalesce";
@@ -19,6 +18,7 @@ import { parseInput } from "@/lib/schemas/parse";
 import { bucketBoundsInputSchema, sloInputSchema, sloQuerySchema, sloUpdateSchema } from "@/lib/schemas/live";
 import type { Actor, ServiceMutation } from "./actor";
 import { getServiceOrThrow } from "./services";
+import { writeUnique } from "./unique";
 
 export type SloStatus = {
   id: string;
@@ -100,15 +100,11 @@ export async function getSloStatuses({
 export async function createSlo({ db, actor, slug, input }: ServiceMutation): Promise<SloRow> {
   const fields = parseInput(sloInputSchema, input, "The SLO");
   const service = await getServiceOrThrow({ db, slug });
-  try {
-    return await insertSlo(db, service.id, fields, actor.name);
-  } catch (error) {
-    if (isUniqueViolation(error))
-      throw new AppError("CONFLICT", `This service already has an SLO called “${fields.name}”.`, {
-        name: "This name is taken",
-      });
-    throw error;
-  }
+  return writeUnique(() => insertSlo(db, service.id, fields, actor.name), {
+    message: `This service already has an SLO called “${fields.name}”.`,
+    field: "name",
+    taken: "This name is taken",
+  });
 }
 
 export async function updateSlo({ db, actor, slug, id, input }: ServiceMutation & { id: string }): Promise<SloRow> {

@@ -83,16 +83,14 @@ function compareTime(at: number, compare: string | undefined): { at: number; lab
 
 type WaterfallArgs = { db: Db; prom: CoalescingClient | null; slug: string; query: unknown; now?: number };
 
-export async function getWaterfall({
-  db,
-  prom,
-  slug,
-  query: rawQuery,
-  now = Date.now() / 1000,
-}: WaterfallArgs): Promise<WaterfallView> {
-  const query = parseInput(waterfallQuerySchema, rawQuery, "The query");
-  const budget = await getBudgetForLiveView({ db, slug });
-  return buildView(prom, slug, budget, query, now);
+async function prepare({ db, slug, query }: WaterfallArgs): Promise<{ query: WaterfallQuery; budget: BudgetView }> {
+  const parsed = parseInput(waterfallQuerySchema, query, "The query");
+  return { query: parsed, budget: await getBudgetForLiveView({ db, slug }) };
+}
+
+export async function getWaterfall(args: WaterfallArgs): Promise<WaterfallView> {
+  const { query, budget } = await prepare(args);
+  return buildView(args.prom, args.slug, budget, query, args.now ?? Date.now() / 1000);
 }
 
 // A repeated view within one aligned time step asks the same question and gets the same answer:
@@ -105,15 +103,9 @@ const globalForResponses = globalThis as unknown as {
 const responses = (globalForResponses.latencyBudgetsWaterfallResponses ??= new Map());
 
 /** The waterfall as the API sends it: JSON text, from the serialised-answer cache when it can be. */
-export async function getWaterfallJson({
-  db,
-  prom,
-  slug,
-  query: rawQuery,
-  now = Date.now() / 1000,
-}: WaterfallArgs): Promise<string> {
-  const query = parseInput(waterfallQuerySchema, rawQuery, "The query");
-  const budget = await getBudgetForLiveView({ db, slug });
+export async function getWaterfallJson(args: WaterfallArgs): Promise<string> {
+  const { prom, slug, now = Date.now() / 1000 } = args;
+  const { query, budget } = await prepare(args);
   const at = prom ? prom.alignTime(query.at ?? now) : Math.floor(query.at ?? now);
   const key = `${prom?.baseUrl}|${slug}|v${budget.version}|${query.quantile}|${query.window}|${query.compare ?? ""}|${at}`;
   const hit = responses.get(key);

@@ -14,7 +14,7 @@ import {
 import { AppError } from "@/lib/errors";
 import { createExperimentSchema, experimentStatusSchema, uploadQuerySchema } from "@/lib/schemas/experiment";
 import { isUuid, parseInput } from "@/lib/schemas/parse";
-import type { Actor } from "../actor";
+import type { Actor, Mutation } from "../actor";
 import { getServiceOrThrow } from "../services";
 import { ingestSamples, type RowError } from "./ingest";
 
@@ -40,15 +40,7 @@ export function toExperimentView(row: ExperimentRow): ExperimentView {
   };
 }
 
-export async function createExperiment({
-  db,
-  actor,
-  input,
-}: {
-  db: Db;
-  actor: Actor;
-  input: unknown;
-}): Promise<ExperimentView> {
+export async function createExperiment({ db, actor, input }: Mutation): Promise<ExperimentView> {
   const data = parseInput(createExperimentSchema, input, "The experiment");
   const service = await getServiceOrThrow({ db, slug: data.service }).catch(() => {
     throw new AppError("VALIDATION_FAILED", "The experiment has 1 invalid field.", {

@@ -62,7 +62,7 @@ export function TradeoffView({ initial, services }: { initial: OptimizationView[
           aria-label="Scatter of latency change against cost change, Pareto frontier highlighted"
         >
           <ResponsiveContainer width="100%" height="100%">
-            <ComposedChart margin={{ top: 16, right: 24, bottom: 16, left: 8 }}>
+            <ComposedChart margin={{ top: 36, right: 48, bottom: 16, left: 16 }}>
               <CartesianGrid strokeOpacity={0.2} />
               <XAxis
                 type="number"

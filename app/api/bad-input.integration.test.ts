@@ -476,7 +476,10 @@ const endpoints: Endpoint[] = [
     params: () => ({ id: experimentId }),
     cases: () =>
       fc.oneof(
-        bodyFaults(() => ({})).filter((c) => c.contentType !== "text/plain"),
+        // The body is optional here: a blank one means "no options", which is valid.
+        bodyFaults(() => ({})).filter(
+          (c) => c.contentType !== "text/plain" && !(typeof c.body === "string" && c.body.trim() === ""),
+        ),
         fc
           .oneof(withNul, fc.constantFrom("9lives", "x_bucket", "a-b", ""))
           .map((metric) => ({ body: JSON.stringify({ metric }) })),

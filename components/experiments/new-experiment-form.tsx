@@ -10,7 +10,6 @@ import { ApiError, apiFetch } from "@/lib/queries/api";
 import { urls } from "@/lib/queries/resources";
 
 type FormValues = {
-  qualityMaxDrop?: string;
   service: string;
   name: string;
   hypothesis: string;
@@ -62,7 +61,7 @@ export function NewExperimentForm({ services }: { services: { slug: string; name
     onError: (error) => {
       if (error instanceof ApiError && error.body.fields)
         for (const [path, message] of Object.entries(error.body.fields))
-          form.setError(path as keyof FormValues, { message });
+          form.setError((path === "qualityMaxDrop" ? "qualityMaxDropPoints" : path) as keyof FormValues, { message });
     },
   });
   return (
@@ -146,7 +145,7 @@ export function NewExperimentForm({ services }: { services: { slug: string; name
           <Field
             label="Quality may drop by at most (points)"
             hint="Judged by its interval: the upper end of the drop must stay within this."
-            error={errors.qualityMaxDrop?.message}
+            error={errors.qualityMaxDropPoints?.message}
           >
             {(control) => <TextInput {...control} inputMode="decimal" {...form.register("qualityMaxDropPoints")} />}
           </Field>

@@ -60,7 +60,11 @@ export function route<P extends Params>(handler: Handler<P>) {
  * body is the caller's error. With `optional`, no body (or an empty one) reads as `{}`.
  */
 export async function readJson(request: Request, { optional = false } = {}): Promise<unknown> {
-  const type = request.headers.get("content-type") ?? "";
+  const isJson = /^application\/(.+\+)?json\b/i.test(request.headers.get("content-type") ?? "");
+  const wrongType = () =>
+    new AppError("UNSUPPORTED_MEDIA_TYPE", "Send the body as JSON with Content-Type: application/json.");
+  // Without an optional body, a wrong type is refused before anything is read.
+  if (!isJson && !optional) throw wrongType();
   const declared = Number(request.headers.get("content-length") ?? 0);
   if (declared > MAX_JSON_BYTES) throw tooLarge();
   const reader = request.body?.getReader();
@@ -81,9 +85,7 @@ export async function readJson(request: Request, { optional = false } = {}): Pro
     chunks.push(value);
   }
   if (optional && size === 0) return {};
-  if (!/^application\/(.+\+)?json\b/i.test(type)) {
-    throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send the body as JSON with Content-Type: application/json.");
-  }
+  if (!isJson) throw wrongType();
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));

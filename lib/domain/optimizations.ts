@@ -128,10 +128,15 @@ type Candidate = { mask: number; savingMs: number; costFactor: number; endToEndM
 const MS_EPSILON = 1e-6;
 const FACTOR_EPSILON = 1e-12;
 
-function isFeasible(c: Candidate, goal: PlanGoal): boolean {
+/** The goal as two ceilings, so the search's inner loop compares numbers only. */
+function limitsOf(goal: PlanGoal): { maxCostFactor: number; maxEndToEndMs: number } {
   return goal.kind === "max-saving-under-cost"
-    ? (c.costFactor - 1) * 100 <= goal.maxCostPct + 1e-9
-    : c.endToEndMs <= goal.targetMs + MS_EPSILON;
+    ? { maxCostFactor: 1 + (goal.maxCostPct + 1e-9) / 100, maxEndToEndMs: Infinity }
+    : { maxCostFactor: Infinity, maxEndToEndMs: goal.targetMs + MS_EPSILON };
+}
+
+function isFeasible(c: Pick<Candidate, "costFactor" | "endToEndMs">, limits: ReturnType<typeof limitsOf>): boolean {
+  return c.costFactor <= limits.maxCostFactor && c.endToEndMs <= limits.maxEndToEndMs;
 }
 
 function bitCount(mask: number): number {
@@ -197,11 +202,10 @@ function searchAll(options: readonly ResolvedOption[], pipeline: Pipeline, goal:
   let total = baseTotal;
   let best: Candidate | null = null;
   // Allocation-free inner loop: a candidate object is made only when it beats the best so far.
-  const maxFactor = goal.kind === "max-saving-under-cost" ? 1 + (goal.maxCostPct + 1e-9) / 100 : Infinity;
-  const maxTotal = goal.kind === "cheapest-meeting-target" ? goal.targetMs + MS_EPSILON : Infinity;
+  const limits = limitsOf(goal);
   const consider = (mask: number) => {
     const costFactor = product[mask]!;
-    if (costFactor > maxFactor || total > maxTotal) return;
+    if (!isFeasible({ costFactor, endToEndMs: total }, limits)) return;
     const candidate = { mask, savingMs: baseTotal - total, costFactor, endToEndMs: total };
     if (isBetter(candidate, best, goal)) best = candidate;
   };
@@ -246,11 +250,12 @@ export function planByBruteForce(
   goal: PlanGoal,
 ): Combination | null {
   const options = resolveOptions(catalog, pipeline).applicable.slice(0, PLANNER_LIMIT);
+  const limits = limitsOf(goal);
   let best: Candidate | null = null;
   for (let mask = 0; mask < 1 << options.length; mask++) {
     const c = combine(select(options, mask), pipeline);
     const candidate = { mask, savingMs: c.savingMs, costFactor: c.costFactor, endToEndMs: c.endToEndMs };
-    if (isFeasible(candidate, goal) && isBetter(candidate, best, goal)) best = candidate;
+    if (isFeasible(candidate, limits) && isBetter(candidate, best, goal)) best = candidate;
   }
   return best && combine(select(options, (best as Candidate).mask), pipeline);
 }

@@ -83,6 +83,11 @@ function compareTime(at: number, compare: string | undefined): { at: number; lab
 
 type WaterfallArgs = { db: Db; prom: CoalescingClient | null; slug: string; query: unknown; now?: number };
 
+/** The time a view is answered for: the asked `at`, or now, aligned to the client's step. */
+function viewTime(prom: CoalescingClient | null, query: WaterfallQuery, now: number): number {
+  return prom ? prom.alignTime(query.at ?? now) : Math.floor(query.at ?? now);
+}
+
 async function prepare({ db, slug, query }: WaterfallArgs): Promise<{ query: WaterfallQuery; budget: BudgetView }> {
   const parsed = parseInput(waterfallQuerySchema, query, "The query");
   return { query: parsed, budget: await getBudgetForLiveView({ db, slug }) };
@@ -106,7 +111,7 @@ const responses = (globalForResponses.latencyBudgetsWaterfallResponses ??= new M
 export async function getWaterfallJson(args: WaterfallArgs): Promise<string> {
   const { prom, slug, now = Date.now() / 1000 } = args;
   const { query, budget } = await prepare(args);
-  const at = prom ? prom.alignTime(query.at ?? now) : Math.floor(query.at ?? now);
+  const at = viewTime(prom, query, now);
   const key = `${prom?.baseUrl}|${slug}|v${budget.version}|${query.quantile}|${query.window}|${query.compare ?? ""}|${at}`;
   const hit = responses.get(key);
   if (hit && hit.expires > Date.now()) return hit.body;
@@ -130,7 +135,7 @@ async function buildView(
   now: number,
 ): Promise<WaterfallView> {
   const isLive = query.at === undefined;
-  const at = prom ? prom.alignTime(query.at ?? now) : Math.floor(query.at ?? now);
+  const at = viewTime(prom, query, now);
   const base = { slug, window: query.window, at, warnings: [] as string[], compare: null };
   if (!prom) {
     const model = buildWaterfall(budget, query.quantile, new Map());

@@ -10,6 +10,17 @@ const envSchema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().positive().max(100).default(10),
   PROMETHEUS_URL: z.string().url("PROMETHEUS_URL must be an http(s):// URL").optional(),
   PROMETHEUS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(4000),
+  /** The app's public URL, for links in alert annotations; the request's own origin when unset. */
+  LB_PUBLIC_URL: z.string().url("LB_PUBLIC_URL must be an http(s):// URL").optional(),
+  /** How long a component must be over budget before ComponentOverBudget fires. */
+  LB_ALERT_FOR: z
+    .string()
+    .regex(/^[1-9][0-9]{0,3}[smh]$/, "LB_ALERT_FOR is a duration like 30s, 5m or 1h")
+    .default("5m"),
+  /** Where to write the rule file and reload Prometheus on every change (the demo sets it). */
+  LB_RULES_FILE: z.string().optional(),
+  /** The bearer token Alertmanager's webhook must send; the webhook is refused while unset. */
+  LB_ALERTMANAGER_TOKEN: z.string().min(16, "LB_ALERTMANAGER_TOKEN must be at least 16 characters").optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -17,6 +28,12 @@ export type Env = z.infer<typeof envSchema>;
 let cached: Env | undefined;
 
 export function env(): Env {
-  cached ??= envSchema.parse({ ...process.env, PROMETHEUS_URL: process.env.PROMETHEUS_URL || undefined });
+  cached ??= envSchema.parse({
+    ...process.env,
+    PROMETHEUS_URL: process.env.PROMETHEUS_URL || undefined,
+    LB_PUBLIC_URL: process.env.LB_PUBLIC_URL || undefined,
+    LB_RULES_FILE: process.env.LB_RULES_FILE || undefined,
+    LB_ALERTMANAGER_TOKEN: process.env.LB_ALERTMANAGER_TOKEN || undefined,
+  });
   return cached;
 }

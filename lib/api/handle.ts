@@ -21,6 +21,24 @@ export function jsonText(body: string, init: ResponseInit = {}): Response {
   });
 }
 
+/** A YAML document (rule files, OpenSLO), shown inline; `?download=1` asks the browser to save it. */
+export function yamlText(body: string, request: Request, filename: string): Response {
+  const download = new URL(request.url).searchParams.get("download") === "1";
+  return new Response(body, {
+    headers: {
+      "content-type": "application/yaml; charset=utf-8",
+      "cache-control": "no-store",
+      ...(download && { "content-disposition": `attachment; filename="${filename}"` }),
+    },
+  });
+}
+
+/** The query without the presentation-only `download` flag. */
+export function yamlQueryOf(request: Request): Record<string, string> {
+  const { download: _download, ...query } = queryOf(request);
+  return query;
+}
+
 export function errorResponse(error: unknown): Response {
   if (error instanceof AppError) {
     const body = {

@@ -1,6 +1,7 @@
 import "server-only";
 import type { Db } from "./client";
 import type { MetricSource } from "@/lib/domain/budget";
+import type { CalendarUnit } from "@/lib/domain/calendar";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 export type SloRow = {
@@ -11,7 +12,13 @@ export type SloRow = {
   thresholdMs: number;
   objective: number;
   windowDays: number;
+  windowKind: "rolling" | "calendar";
+  calendarUnit: CalendarUnit | null;
+  timeZone: string;
   thresholdMode: "snap" | "interpolate";
+  budgetingMethod: "occurrences" | "timeslices";
+  timesliceMinutes: number | null;
+  timesliceTarget: number | null;
   version: number;
   updatedAt: Date;
   updatedBy: string;
@@ -28,6 +35,12 @@ function toRow(row: Prisma.SloGetPayload<object>): SloRow {
     thresholdMs: row.thresholdMs,
     objective: row.objective,
     windowDays: row.windowDays,
+    windowKind: row.windowKind === "calendar" ? "calendar" : "rolling",
+    calendarUnit: row.calendarUnit === "week" || row.calendarUnit === "month" ? row.calendarUnit : null,
+    timeZone: row.timeZone,
+    budgetingMethod: row.budgetingMethod === "timeslices" ? "timeslices" : "occurrences",
+    timesliceMinutes: row.timesliceMinutes,
+    timesliceTarget: row.timesliceTarget,
     thresholdMode: row.thresholdMode === "interpolate" ? "interpolate" : "snap",
     version: row.version,
     updatedAt: row.updatedAt,

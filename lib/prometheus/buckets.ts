@@ -2,7 +2,7 @@ import "server-only";
 import type { MetricSource } from "@/lib/domain/budget";
 import { parseLe, type Bucket } from "@/lib/domain/histogram";
 import type { PrometheusClient, QueryResult } from "./client";
-import { taggedBucketQuery, windowedBucketQuery } from "./promql";
+import { bucketSelector, taggedBucketQuery, windowedBucketQuery } from "./promql";
 
 // Histogram buckets of many sources, or of one source over many windows, in one query each.
 
@@ -42,4 +42,16 @@ export async function fetchBucketIncreases(
   const query = windowedBucketQuery(source, options.windows, GROUP_LABEL);
   const result = await client.query(query, options.time);
   return result.status === "success" ? group(result, query) : { ...result, query };
+}
+
+/** The histogram's `le` values exactly as its exporter writes them ("1", "1.0", "+Inf"). */
+export async function fetchLeValues(
+  client: PrometheusClient,
+  source: Pick<MetricSource, "metric" | "matchers">,
+  time: number,
+): Promise<{ status: "success"; le: string[] } | BucketFailure> {
+  const query = `count by (le) (${bucketSelector(source)})`;
+  const result = await client.query(query, time);
+  if (result.status !== "success") return { ...result, query };
+  return { status: "success", le: result.samples.map((s) => s.metric.le).filter((le): le is string => le !== undefined) };
 }

@@ -10,13 +10,11 @@ export type Sample = { metric: Record<string, string>; value: number; timestamp:
 export type QueryResult =
   { status: "success"; samples: Sample[]; warnings: string[] } | { status: "error"; errorType: string; error: string };
 
-type VectorResponse = {
-  status: "success" | "error";
-  data?: { resultType: string; result: { metric: Record<string, string>; value: [number, string] }[] };
-  errorType?: string;
-  error?: string;
-  warnings?: string[];
-};
+type VectorData = { resultType: string; result: { metric: Record<string, string>; value: [number, string] }[] };
+
+type ApiResponse = { status: "success" | "error"; errorType?: string; error?: string; warnings?: string[] };
+
+export type ApiResult<T> = { status: "success"; data: T } | { status: "error"; errorType: string; error: string };
 
 export type PrometheusClient = {
   baseUrl: string;
@@ -24,6 +22,10 @@ export type PrometheusClient = {
   readonly breaker?: BreakerState;
   /** Instant vector query at `time` (unix seconds). */
   query(promql: string, time: number): Promise<QueryResult>;
+  /** Any other read of the HTTP API (rules, alerts), answered with its `data`. */
+  get<T>(path: `/api/v1/${string}`): Promise<ApiResult<T>>;
+  /** Asks Prometheus to reload its configuration and rule files (needs --web.enable-lifecycle). */
+  reload(): Promise<{ ok: true } | { ok: false; error: string }>;
   /** Counts requests, for benchmarks and tests. */
   readonly requestCount: number;
 };
@@ -37,19 +39,16 @@ export function createPrometheusClient(
   const root = baseUrl.replace(/\/+$/, "");
   let requestCount = 0;
 
-  async function query(promql: string, time: number): Promise<QueryResult> {
+  type Failure = { status: "error"; errorType: string; error: string };
+
+  async function request(path: string, method: "GET" | "POST", body?: string): Promise<HttpResponse | Failure> {
     requestCount++;
-    let response: HttpResponse;
     try {
-      response = await send({
-        url: `${root}/api/v1/query`,
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({
-          query: promql,
-          time: String(time),
-          timeout: `${Math.max(1, Math.floor(timeoutMs / 1000))}s`,
-        }).toString(),
+      return await send({
+        url: `${root}${path}`,
+        method,
+        headers: body === undefined ? {} : { "content-type": "application/x-www-form-urlencoded" },
+        body,
         timeoutMs,
       });
     } catch (error) {
@@ -66,9 +65,12 @@ export function createPrometheusClient(
         error: isTimeout ? `Prometheus did not answer within ${timeoutMs} ms` : `Prometheus is unreachable at ${root}`,
       };
     }
-    let body: VectorResponse;
+  }
+
+  function parseBody<T>(response: HttpResponse): (ApiResponse & { data?: T }) | Failure {
+    let body: ApiResponse & { data?: T };
     try {
-      body = JSON.parse(response.body) as VectorResponse;
+      body = JSON.parse(response.body) as ApiResponse & { data?: T };
     } catch {
       return {
         status: "error",
@@ -76,20 +78,37 @@ export function createPrometheusClient(
         error: `Prometheus answered HTTP ${response.status} without JSON`,
       };
     }
-    if (body.status !== "success" || !body.data) {
+    if (body.status !== "success" || body.data === undefined) {
       return {
         status: "error",
         errorType: body.errorType ?? `http_${response.status}`,
         error: body.error ?? `HTTP ${response.status}`,
       };
     }
-    if (body.data.resultType !== "vector") {
-      return { status: "error", errorType: "bad_data", error: `Expected a vector, got ${body.data.resultType}` };
+    return body;
+  }
+
+  async function query(promql: string, time: number): Promise<QueryResult> {
+    const response = await request(
+      "/api/v1/query",
+      "POST",
+      new URLSearchParams({
+        query: promql,
+        time: String(time),
+        timeout: `${Math.max(1, Math.floor(timeoutMs / 1000))}s`,
+      }).toString(),
+    );
+    if ("errorType" in response) return response;
+    const body = parseBody<VectorData>(response);
+    if (body.status === "error") return body as Failure;
+    const data = body.data!;
+    if (data.resultType !== "vector") {
+      return { status: "error", errorType: "bad_data", error: `Expected a vector, got ${data.resultType}` };
     }
     return {
       status: "success",
       warnings: body.warnings ?? [],
-      samples: body.data.result.map(({ metric, value: [timestamp, value] }) => ({
+      samples: data.result.map(({ metric, value: [timestamp, value] }) => ({
         metric,
         timestamp,
         value: Number(value),
@@ -97,9 +116,26 @@ export function createPrometheusClient(
     };
   }
 
+  async function get<T>(path: `/api/v1/${string}`): Promise<ApiResult<T>> {
+    const response = await request(path, "GET");
+    if ("errorType" in response) return response;
+    const body = parseBody<T>(response);
+    return body.status === "error" ? (body as Failure) : { status: "success", data: body.data! };
+  }
+
+  async function reload(): Promise<{ ok: true } | { ok: false; error: string }> {
+    const response = await request("/-/reload", "POST", "");
+    if ("errorType" in response) return { ok: false, error: response.error };
+    return response.status === 200
+      ? { ok: true }
+      : { ok: false, error: `HTTP ${response.status}: ${response.body.slice(0, 300)}` };
+  }
+
   return {
     baseUrl: root,
     query,
+    get,
+    reload,
     get breaker() {
       return (send as Partial<GuardedTransport>).breaker;
     },

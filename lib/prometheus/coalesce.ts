@@ -41,6 +41,8 @@ export function coalesce(
   return {
     baseUrl: client.baseUrl,
     query,
+    get: (path) => client.get(path),
+    reload: () => client.reload(),
     alignTime,
     get breaker() {
       return client.breaker;

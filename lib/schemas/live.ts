@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CALENDAR_NOMINAL_DAYS, isTimeZone } from "@/lib/domain/calendar";
 import { LIMITS, metricSourceSchema, nameSchema } from "./budget";
 
 // Query parameters of the live views and the SLO definition. Windows are Prometheus durations.
@@ -47,12 +48,14 @@ export type WaterfallQuery = z.output<typeof waterfallQuerySchema>;
 
 export const sloQuerySchema = z.object({
   window: z
-    .union([z.literal("7d"), z.literal("28d"), z.literal("30d")], { error: "Window must be 7d, 28d or 30d" })
+    .union([z.literal("7d"), z.literal("28d"), z.literal("30d"), z.literal("period")], {
+      error: "Window must be 7d, 28d, 30d or period (the SLO's current calendar period)",
+    })
     .optional(),
   at: unixTimeSchema.optional(),
 });
 
-export const sloInputSchema = z.object({
+const sloFieldsSchema = z.object({
   name: nameSchema("Name", 120),
   indicator: nameSchema("Indicator", 60).default("TTFT"),
   source: metricSourceSchema,
@@ -65,14 +68,75 @@ export const sloInputSchema = z.object({
     .number({ error: "Enter the objective as a share, e.g. 0.99" })
     .min(0.5, "Objective must be at least 0.5 (50 %)")
     .max(0.99999, "Objective must be below 1: an SLO of 100 % has no error budget"),
+  windowKind: z.enum(["rolling", "calendar"], { error: "Window kind is rolling or calendar" }).default("rolling"),
   windowDays: z
     .union([z.literal(7), z.literal(28), z.literal(30)], { error: "Window must be 7, 28 or 30 days" })
     .default(28),
+  calendarUnit: z.enum(["week", "month"], { error: "A calendar window is a week or a month" }).nullable().default(null),
+  timeZone: z
+    .string({ error: "Time zone is an IANA name like Europe/Berlin" })
+    .max(64, "Time zone names are at most 64 characters")
+    .refine(isTimeZone, "Not a time zone: use an IANA name like Europe/Berlin or UTC")
+    .default("UTC"),
   thresholdMode: z.enum(["snap", "interpolate"], { error: "Threshold mode is snap or interpolate" }).default("snap"),
+  budgetingMethod: z
+    .enum(["occurrences", "timeslices"], { error: "Budgeting method is occurrences or timeslices" })
+    .default("occurrences"),
+  timesliceMinutes: z
+    .number({ error: "Slice length is a whole number of minutes" })
+    .int("Slice length is a whole number of minutes")
+    .min(1, "Slices are at least 1 minute")
+    .max(60, "Slices are at most 60 minutes")
+    .nullable()
+    .default(null),
+  timesliceTarget: z
+    .number({ error: "Slice target is a share, e.g. 0.95" })
+    .min(0.5, "Slice target must be at least 0.5")
+    .max(0.9999, "Slice target must be below 1")
+    .nullable()
+    .default(null),
 });
 
-export const sloUpdateSchema = sloInputSchema.extend({
-  version: z.number({ error: "version (the version this edit is based on) is required" }).int().positive(),
-});
+type SloFieldsOutput = z.output<typeof sloFieldsSchema>;
+
+/** Cross-field rules: a calendar window names its unit; timeslices name their length and target. */
+function checkSloFields(slo: SloFieldsOutput, ctx: z.RefinementCtx) {
+  if (slo.windowKind === "calendar" && !slo.calendarUnit)
+    ctx.addIssue({ code: "custom", path: ["calendarUnit"], message: "A calendar window is a week or a month" });
+  if (slo.budgetingMethod === "timeslices") {
+    if (slo.timesliceMinutes === null)
+      ctx.addIssue({ code: "custom", path: ["timesliceMinutes"], message: "Timeslices need a slice length in minutes" });
+    if (slo.timesliceTarget === null)
+      ctx.addIssue({
+        code: "custom",
+        path: ["timesliceTarget"],
+        message: "Timeslices need the share of a slice's requests that must meet the threshold",
+      });
+  }
+}
+
+/** Stored shape: a calendar window's length is its nominal one; unused fields are null. */
+function normaliseSlo(slo: SloFieldsOutput) {
+  const calendar = slo.windowKind === "calendar" && slo.calendarUnit ? slo.calendarUnit : null;
+  const slices = slo.budgetingMethod === "timeslices";
+  return {
+    ...slo,
+    windowDays: calendar ? CALENDAR_NOMINAL_DAYS[calendar] : slo.windowDays,
+    calendarUnit: calendar,
+    timesliceMinutes: slices ? slo.timesliceMinutes : null,
+    timesliceTarget: slices ? slo.timesliceTarget : null,
+  };
+}
+
+export const sloInputSchema = sloFieldsSchema.superRefine(checkSloFields).transform(normaliseSlo);
+
+export type SloInput = z.output<typeof sloInputSchema>;
+
+export const sloUpdateSchema = sloFieldsSchema
+  .extend({
+    version: z.number({ error: "version (the version this edit is based on) is required" }).int().positive(),
+  })
+  .superRefine(checkSloFields)
+  .transform(({ version, ...slo }) => ({ version, ...normaliseSlo(slo) }));
 
 export const bucketBoundsInputSchema = z.object({ source: metricSourceSchema });

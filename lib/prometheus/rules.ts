@@ -1,0 +1,217 @@
+import "server-only";
+import { stringify } from "yaml";
+import { percentileKeyOf, type BudgetDocument, type MetricSource } from "@/lib/domain/budget";
+import { formatMs, formatPercent } from "@/lib/domain/format";
+import { ALERT_RULES, BURN_WINDOWS, burnRateFactor } from "@/lib/domain/slo";
+import { assertDuration, bucketSelector, selector } from "./promql";
+import { goodRateExpr, promNumber, sliceGoodExpr, totalRateExpr, type CountedThreshold } from "./sli";
+
+// Prometheus rules from budgets and SLOs, the way Sloth and Pyrra generate them: recording rules
+// for the SLI's good and total rates over every burn window, multi-window multi-burn-rate alerts
+// with the factors the SLO page shows, and, what they do not have, alerts per budgeted component.
+// The output is deterministic (services by slug, SLOs by name, components in pipeline order), so
+// the file can live in Git and a diff shows what a budget change did to alerting.
+
+export const RULE_PREFIX = "latency_budgets";
+export const BUDGET_RATE_WINDOW = "5m";
+
+export type RuleSlo = {
+  name: string;
+  indicator: string;
+  source: MetricSource;
+  thresholdMs: number;
+  objective: number;
+  windowDays: number;
+  windowKind: "rolling" | "calendar";
+  calendarUnit: "week" | "month" | null;
+  timeZone: string;
+  budgetingMethod: "occurrences" | "timeslices";
+  timesliceMinutes: number | null;
+  timesliceTarget: number | null;
+  /** How the threshold is counted against the histogram's real buckets. */
+  counted: CountedThreshold;
+};
+
+export type RuleService = { slug: string; name: string; budget: BudgetDocument | null; slos: RuleSlo[] };
+
+export type RuleOptions = {
+  /** The app's URL, for the dashboard links in annotations. */
+  dashboardUrl: string;
+  /** How long a component must stay over budget before its alert fires. */
+  componentFor: string;
+};
+
+type RecordingRule = { record: string; expr: string; labels: Record<string, string> };
+type AlertingRule = {
+  alert: string;
+  expr: string;
+  for?: string;
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+};
+export type RuleGroup = { name: string; rules: (RecordingRule | AlertingRule)[] };
+
+export const recordName = {
+  good: (window: string) => `${RULE_PREFIX}:slo_good:rate${window}`,
+  total: (window: string) => `${RULE_PREFIX}:slo_total:rate${window}`,
+  errorRatio: (window: string) => `${RULE_PREFIX}:slo_error_ratio:rate${window}`,
+  sliceGood: `${RULE_PREFIX}:slo_slice_good`,
+};
+
+/** `name{service="…",slo="…"}`: a recorded series of one SLO. */
+export function recordedSelector(name: string, slug: string, slo: string): string {
+  return selector(name, { service: slug, slo });
+}
+
+/** The evaluation time as unix seconds, from inside an annotation template. */
+const EVALUATION_TIME = '{{ with query "time()" }}{{ . | first | value | printf "%.0f" }}{{ end }}';
+
+function waterfallLink(options: RuleOptions, slug: string, quantile: number): string {
+  const p = percentileKeyOf(quantile) ?? "p95";
+  return `${options.dashboardUrl.replace(/\/+$/, "")}/services/${encodeURIComponent(slug)}/waterfall?quantile=${p}&compare=1h&at=${EVALUATION_TIME}`;
+}
+
+function sloLink(options: RuleOptions, slug: string): string {
+  return `${options.dashboardUrl.replace(/\/+$/, "")}/services/${encodeURIComponent(slug)}/slos?at=${EVALUATION_TIME}`;
+}
+
+function windowText(slo: RuleSlo): string {
+  return slo.windowKind === "calendar"
+    ? `calendar ${slo.calendarUnit} in ${slo.timeZone} (alert factors use ${slo.windowDays} days)`
+    : `${slo.windowDays}-day rolling window`;
+}
+
+function sloGroup(service: RuleService, slo: RuleSlo, options: RuleOptions): RuleGroup {
+  const labels = { service: service.slug, slo: slo.name };
+  const own = (name: string) => recordedSelector(name, service.slug, slo.name);
+  const rules: RuleGroup["rules"] = [];
+  const slices = slo.budgetingMethod === "timeslices" && slo.timesliceMinutes && slo.timesliceTarget;
+  for (const window of BURN_WINDOWS) {
+    rules.push({ record: recordName.good(window), expr: goodRateExpr(slo.source, slo.counted, window), labels });
+    rules.push({ record: recordName.total(window), expr: totalRateExpr(slo.source, window), labels });
+  }
+  if (slices) {
+    rules.push({
+      record: recordName.sliceGood,
+      expr: sliceGoodExpr(slo.source, slo.counted, slo.timesliceMinutes!, slo.timesliceTarget!),
+      labels,
+    });
+  }
+  for (const window of BURN_WINDOWS) {
+    rules.push({
+      record: recordName.errorRatio(window),
+      // Occurrences: bad requests / all requests. Timeslices: the share of bad slices.
+      expr: slices
+        ? `1 - avg_over_time(${own(recordName.sliceGood)}[${assertDuration(window)}])`
+        : `1 - ${own(recordName.good(window))} / ${own(recordName.total(window))}`,
+      labels,
+    });
+  }
+  const unit = slices ? `${slo.timesliceMinutes}-minute slices` : "requests";
+  const meets = slices
+    ? `whose p${promNumber(slo.timesliceTarget! * 100)} is at most ${formatMs(slo.thresholdMs)}`
+    : `at most ${formatMs(slo.thresholdMs)}`;
+  for (const rule of ALERT_RULES) {
+    const factor = burnRateFactor(rule, slo.windowDays * 86400);
+    const limit = factor * (1 - slo.objective);
+    rules.push({
+      alert: "SLOErrorBudgetBurn",
+      expr: `${own(recordName.errorRatio(rule.longWindow))} > ${promNumber(limit)} and ${own(recordName.errorRatio(rule.shortWindow))} > ${promNumber(limit)}`,
+      labels: {
+        severity: rule.severity,
+        ...labels,
+        long_window: rule.longWindow,
+        short_window: rule.shortWindow,
+      },
+      annotations: {
+        summary: `${service.name}: SLO “${slo.name}” is burning its error budget ${promNumber(factor)}× too fast (${rule.longWindow} and ${rule.shortWindow})`,
+        description:
+          `${formatPercent(slo.objective, 3)} of ${unit} must be ${meets} over a ${windowText(slo)}. ` +
+          `Over the last ${rule.longWindow} {{ $value | humanizePercentage }} were not; at a burn rate of ` +
+          `${promNumber(factor)} (error ratio above ${formatPercent(limit, 3)} over both ${rule.longWindow} and ${rule.shortWindow}) ` +
+          `${formatPercent(rule.budgetShare, 0)} of the error budget is gone within ${rule.longWindow}. ${slo.counted.explanation}`,
+        dashboard: sloLink(options, service.slug),
+        threshold_counting: slo.counted.mode,
+      },
+    });
+  }
+  return { name: `${RULE_PREFIX}/${service.slug}/slo/${slo.name}`, rules };
+}
+
+function quantileExpr(source: MetricSource, quantile: number): string {
+  return `histogram_quantile(${promNumber(quantile)}, sum by (le) (rate(${bucketSelector(source)}[${BUDGET_RATE_WINDOW}])))`;
+}
+
+function budgetGroup(service: RuleService, budget: BudgetDocument, options: RuleOptions): RuleGroup | null {
+  const key = percentileKeyOf(budget.quantile);
+  if (!key) return null;
+  const quantile = promNumber(budget.quantile);
+  const rules: AlertingRule[] = [];
+  const link = waterfallLink(options, service.slug, budget.quantile);
+  budget.stages.forEach((stage) => {
+    for (const component of stage.components) {
+      const budgetMs = component.budgetMs[key];
+      if (!component.source || budgetMs === null) continue;
+      rules.push({
+        alert: "ComponentOverBudget",
+        expr: `${quantileExpr(component.source, budget.quantile)} > ${promNumber(budgetMs / 1000)}`,
+        for: options.componentFor,
+        labels: { severity: "ticket", service: service.slug, stage: stage.name, component: component.name, quantile },
+        annotations: {
+          summary: `${service.name}: ${component.name} ${key} is {{ $value | humanizeDuration }}, over its ${formatMs(budgetMs)} budget`,
+          description:
+            `${component.name} (stage “${stage.name}”) has had a ${key} over its ${formatMs(budgetMs)} budget for ${options.componentFor}: ` +
+            `{{ $value | humanizeDuration }} over the last ${BUDGET_RATE_WINDOW}. The ${budget.indicator} target is ${formatMs(budget.targetMs)} at ${key}. ` +
+            `A percentile between bucket bounds is interpolated inside its bucket, as the waterfall does.`,
+          dashboard: link,
+        },
+      });
+    }
+  });
+  if (budget.endToEndSource) {
+    rules.push({
+      alert: "EndToEndOverTarget",
+      expr: `${quantileExpr(budget.endToEndSource, budget.quantile)} > ${promNumber(budget.targetMs / 1000)}`,
+      for: options.componentFor,
+      labels: { severity: "ticket", service: service.slug, quantile },
+      annotations: {
+        summary: `${service.name}: ${budget.indicator} ${key} is {{ $value | humanizeDuration }}, over its ${formatMs(budget.targetMs)} target`,
+        description:
+          `The measured end-to-end ${budget.indicator} ${key} has been over ${formatMs(budget.targetMs)} for ${options.componentFor}: ` +
+          `{{ $value | humanizeDuration }} over the last ${BUDGET_RATE_WINDOW}. The waterfall shows which component took the time.`,
+        dashboard: link,
+      },
+    });
+  }
+  return rules.length ? { name: `${RULE_PREFIX}/${service.slug}/budget`, rules } : null;
+}
+
+export function buildRuleGroups(services: readonly RuleService[], options: RuleOptions): RuleGroup[] {
+  assertDuration(options.componentFor);
+  const groups: RuleGroup[] = [];
+  for (const service of [...services].sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0))) {
+    for (const slo of [...service.slos].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)))
+      groups.push(sloGroup(service, slo, options));
+    const budget = service.budget && budgetGroup(service, service.budget, options);
+    if (budget) groups.push(budget);
+  }
+  return groups;
+}
+
+export type RulesFormat = "prometheus" | "prometheusrule";
+
+export function renderRules(groups: RuleGroup[], format: RulesFormat, name: string): string {
+  const header =
+    "# Generated by Latency Budgets from its budgets and SLOs. Edit them in the app and download again;\n" +
+    "# changes made here are lost on the next download.\n";
+  const body =
+    format === "prometheusrule"
+      ? {
+          apiVersion: "monitoring.coreos.com/v1",
+          kind: "PrometheusRule",
+          metadata: { name, labels: { "app.kubernetes.io/managed-by": "latency-budgets" } },
+          spec: { groups },
+        }
+      : { groups };
+  return header + stringify(body, { lineWidth: 0, sortMapEntries: false });
+}

@@ -1,0 +1,108 @@
+import "server-only";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { z } from "zod";
+import type { Db } from "@/lib/db/client";
+import { listServiceRows, type ServiceRow } from "@/lib/db/services";
+import { listSloRows } from "@/lib/db/slos";
+import { env } from "@/lib/env";
+import { AppError } from "@/lib/errors";
+import { fetchLeValues } from "@/lib/prometheus/buckets";
+import type { CoalescingClient } from "@/lib/prometheus/coalesce";
+import { buildRuleGroups, renderRules, type RuleService, type RulesFormat } from "@/lib/prometheus/rules";
+import { countThreshold } from "@/lib/prometheus/sli";
+import { parseInput } from "@/lib/schemas/parse";
+
+// The rule file of one service or of all of them, from what is stored now and the histograms'
+// real bucket bounds. In the demo (LB_RULES_FILE set) every budget or SLO change rewrites the
+// file its Prometheus reads and asks Prometheus to reload; pointed at someone else's Prometheus
+// the app never writes anything and offers the file for download instead.
+
+const rulesQuerySchema = z.object({
+  format: z
+    .enum(["prometheus", "prometheusrule"], { error: "format is prometheus (a rule file) or prometheusrule" })
+    .default("prometheus"),
+  for: z
+    .string()
+    .regex(/^[1-9][0-9]{0,3}[smh]$/, "for is a duration like 30s, 5m or 1h")
+    .optional(),
+});
+
+async function ruleService(db: Db, prom: CoalescingClient | null, row: ServiceRow, time: number): Promise<RuleService> {
+  const slos = await listSloRows(db, row.id);
+  return {
+    slug: row.slug,
+    name: row.name,
+    budget: row.budget,
+    slos: await Promise.all(
+      slos.map(async (slo) => {
+        const le = prom ? await fetchLeValues(prom, slo.source, time) : null;
+        return {
+          ...slo,
+          counted: countThreshold(slo.thresholdMs, le?.status === "success" ? le.le : null, slo.thresholdMode),
+        };
+      }),
+    ),
+  };
+}
+
+export async function getRulesFile({
+  db,
+  prom,
+  slug,
+  query = {},
+  dashboardUrl,
+  now = Date.now() / 1000,
+}: {
+  db: Db;
+  prom: CoalescingClient | null;
+  /** One service, or every service when absent. */
+  slug?: string;
+  query?: unknown;
+  dashboardUrl: string;
+  now?: number;
+}): Promise<{ text: string; filename: string; format: RulesFormat }> {
+  const options = parseInput(rulesQuerySchema, query, "The query");
+  const rows = (await listServiceRows(db)).filter((row) => slug === undefined || row.slug === slug);
+  if (slug !== undefined && rows.length === 0) throw new AppError("NOT_FOUND", `No service called “${slug}”.`);
+  const time = Math.floor(now);
+  const services = await Promise.all(rows.map((row) => ruleService(db, prom, row, time)));
+  const groups = buildRuleGroups(services, {
+    dashboardUrl: env().LB_PUBLIC_URL ?? dashboardUrl,
+    componentFor: options.for ?? env().LB_ALERT_FOR,
+  });
+  const name = slug ? `latency-budgets-${slug}` : "latency-budgets";
+  return {
+    text: renderRules(groups, options.format, name),
+    filename: `${name}${options.format === "prometheusrule" ? ".prometheusrule" : ".rules"}.yaml`,
+    format: options.format,
+  };
+}
+
+// Rewrites are chained so two saves at once cannot interleave their writes.
+const globalForRules = globalThis as unknown as { latencyBudgetsRulesSync?: Promise<unknown> };
+
+/**
+ * Writes every service's rules where the demo's Prometheus reads them, then reloads it. A no-op
+ * unless LB_RULES_FILE is set; failures are logged, never passed to the save that triggered them.
+ */
+export function syncRulesFile({ db, prom }: { db: Db; prom: CoalescingClient | null }): Promise<void> {
+  const { LB_RULES_FILE } = env();
+  if (!LB_RULES_FILE) return Promise.resolve();
+  const run = async () => {
+    const { text } = await getRulesFile({ db, prom, dashboardUrl: "http://localhost:3000" });
+    mkdirSync(dirname(LB_RULES_FILE), { recursive: true });
+    const temporary = `${LB_RULES_FILE}.tmp-${process.pid}`;
+    writeFileSync(temporary, text);
+    renameSync(temporary, LB_RULES_FILE);
+    if (prom) {
+      const reloaded = await prom.reload();
+      if (!reloaded.ok) console.error(`Prometheus did not reload the rules: ${reloaded.error}`);
+    }
+  };
+  const next = (globalForRules.latencyBudgetsRulesSync ?? Promise.resolve()).then(run, run).catch((error: unknown) => {
+    console.error(`Could not write the rule file ${LB_RULES_FILE}: ${error instanceof Error ? error.message : error}`);
+  });
+  globalForRules.latencyBudgetsRulesSync = next;
+  return next;
+}

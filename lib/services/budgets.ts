@@ -8,6 +8,7 @@ import { saveBudgetSchema } from "@/lib/schemas/budget";
 import { parseInput } from "@/lib/schemas/parse";
 import { z } from "zod";
 import type { Actor, ServiceMutation } from "./actor";
+import { rulesChanged } from "./rules";
 import { getServiceOrThrow } from "./services";
 
 export type BudgetView = BudgetDocument & { slug: string; version: number; updatedAt: string; updatedBy: string };
@@ -105,6 +106,7 @@ async function writeBudget(
   );
   budgetCache.delete(options.slug);
   if (!saved) throw await conflict(db, options.slug, options.baseVersion);
+  rulesChanged(db);
   return getBudget({ db, slug: options.slug });
 }
 

@@ -262,7 +262,10 @@ describe("SLOs against a real Prometheus", () => {
       bucketBoundsMs: [500, 750, 1000],
     });
     expect(vllm!.attainment).toBeCloseTo(0.8, 9);
-    expect(prom.requestCount).toBe(2);
+    // One query per SLO for every window at once, and one look at the loaded rules for all of them.
+    expect(prom.requestCount).toBe(3);
+    expect(ttft!.dataPath.kind).toBe("raw");
+    expect(ttft!.dataPath.note).toContain("not loaded");
 
     // Viewing the 28-day SLO over 7 days changes the attainment window, never the alert factors:
     // at 7-day factors (3.36, 1.4, 0.7, 0.23) a steady burn of 2 would fire three alerts.

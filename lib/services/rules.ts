@@ -9,6 +9,7 @@ import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { fetchLeValues } from "@/lib/prometheus/buckets";
 import type { CoalescingClient } from "@/lib/prometheus/coalesce";
+import { prometheus } from "@/lib/prometheus/instance";
 import { buildRuleGroups, renderRules, type RuleService, type RulesFormat } from "@/lib/prometheus/rules";
 import { countThreshold } from "@/lib/prometheus/sli";
 import { parseInput } from "@/lib/schemas/parse";
@@ -105,4 +106,9 @@ export function syncRulesFile({ db, prom }: { db: Db; prom: CoalescingClient | n
   });
   globalForRules.latencyBudgetsRulesSync = next;
   return next;
+}
+
+/** Called by every mutation of a budget, an SLO or a service: keeps the demo's rules current. */
+export function rulesChanged(db: Db): void {
+  void syncRulesFile({ db, prom: prometheus() });
 }

@@ -8,6 +8,7 @@ import { AppError } from "@/lib/errors";
 import { createServiceSchema } from "@/lib/schemas/service";
 import { parseInput } from "@/lib/schemas/parse";
 import type { Mutation } from "./actor";
+import { rulesChanged } from "./rules";
 import { writeUnique } from "./unique";
 
 export type ServiceSummary = {
@@ -87,5 +88,6 @@ export async function createService({ db, actor, input }: Mutation): Promise<Ser
       ),
     { message: `A service with the slug “${data.slug}” already exists.`, field: "slug", taken: "This slug is taken" },
   );
+  rulesChanged(db);
   return summarize((await findServiceRow(db, data.slug))!);
 }

@@ -5,6 +5,7 @@ import {
   alertStates,
   emptyBurnRates,
   evaluateSlo,
+  WINDOW_SECONDS,
   type AlertState,
   type BurnWindow,
   type ThresholdMode,
@@ -12,11 +13,22 @@ import {
 import type { Db } from "@/lib/db/client";
 import { deleteSloRow, findSloRow, insertSlo, listSloRows, updateSloIfVersion, type SloRow } from "@/lib/db/slos";
 import { AppError } from "@/lib/errors";
-import { fetchBucketIncreases } from "@/lib/prometheus/buckets";
+import { periodStart } from "@/lib/domain/calendar";
+import { fetchBucketIncreases, fetchLeValues, GROUP_LABEL } from "@/lib/prometheus/buckets";
+import { loadedRules, sloGroupName } from "@/lib/prometheus/loaded-rules";
+import { recordedSelector, recordName } from "@/lib/prometheus/rules";
+import { countThreshold, sliceGoodExpr, type CountedThreshold } from "@/lib/prometheus/sli";
 import type { CoalescingClient } from "@/lib/prometheus/coalesce";
 import { parseInput } from "@/lib/schemas/parse";
-import { bucketBoundsInputSchema, sloInputSchema, sloQuerySchema, sloUpdateSchema } from "@/lib/schemas/live";
+import {
+  bucketBoundsInputSchema,
+  durationSeconds,
+  sloInputSchema,
+  sloQuerySchema,
+  sloUpdateSchema,
+} from "@/lib/schemas/live";
 import type { Actor, ServiceMutation } from "./actor";
+import { rulesChanged } from "./rules";
 import { getServiceOrThrow } from "./services";
 import { writeUnique } from "./unique";
 
@@ -26,8 +38,14 @@ export type SloStatus = {
   indicator: string;
   source: SloRow["source"];
   version: number;
-  /** The SLO's own window, which sets its alert factors. */
+  /** The SLO's own window, which sets its alert factors (a calendar window's nominal length). */
   windowDays: number;
+  windowKind: SloRow["windowKind"];
+  calendarUnit: SloRow["calendarUnit"];
+  timeZone: string;
+  budgetingMethod: SloRow["budgetingMethod"];
+  timesliceMinutes: number | null;
+  timesliceTarget: number | null;
   thresholdMs: number;
   thresholdMode: ThresholdMode;
   thresholdPreference: "snap" | "interpolate";
@@ -35,46 +53,226 @@ export type SloStatus = {
   countedBoundMs: number | null;
   bucketBoundsMs: number[];
   objective: number;
+  /** The window viewed: a duration, or the calendar period so far (from periodStart). */
   window: string;
+  periodStart: string | null;
+  /** What good and total count: requests, or slices for timeslices. */
+  unit: "requests" | "slices";
   good: number | null;
   total: number | null;
   attainment: number | null;
   errorBudgetRemaining: number | null;
   burnRates: Record<BurnWindow, number | null>;
   alerts: AlertState[];
+  /** Where the long window came from: the recorded series of the generated rules, or raw buckets. */
+  dataPath: { kind: "recorded" | "raw"; note: string };
   error: string | null;
 };
 
-async function statusOf(prom: CoalescingClient | null, slo: SloRow, window: string, time: number): Promise<SloStatus> {
-  const base: SloStatus = {
+type ViewWindow = { label: string; duration: string; seconds: number; periodStart: number | null };
+
+function viewWindow(slo: SloRow, requested: string | undefined, time: number): ViewWindow {
+  if (slo.windowKind === "calendar" && slo.calendarUnit && (requested === undefined || requested === "period")) {
+    const start = periodStart(slo.calendarUnit, time * 1000, slo.timeZone) / 1000;
+    const minutes = Math.max(1, Math.floor((time - start) / 60));
+    return { label: "period", duration: `${minutes}m`, seconds: minutes * 60, periodStart: start };
+  }
+  const days = requested && requested !== "period" ? requested : `${slo.windowDays}d`;
+  return { label: days, duration: days, seconds: durationSeconds(days), periodStart: null };
+}
+
+function baseStatus(slo: SloRow, view: ViewWindow, error: string | null): SloStatus {
+  return {
     id: slo.id,
     name: slo.name,
     indicator: slo.indicator,
     source: slo.source,
     version: slo.version,
     windowDays: slo.windowDays,
+    windowKind: slo.windowKind,
+    calendarUnit: slo.calendarUnit,
+    timeZone: slo.timeZone,
+    budgetingMethod: slo.budgetingMethod,
+    timesliceMinutes: slo.timesliceMinutes,
+    timesliceTarget: slo.timesliceTarget,
     thresholdMs: slo.thresholdMs,
     thresholdMode: "exact",
     thresholdPreference: slo.thresholdMode,
     countedBoundMs: null,
     bucketBoundsMs: [],
     objective: slo.objective,
-    window,
+    window: view.label,
+    periodStart: view.periodStart === null ? null : new Date(view.periodStart * 1000).toISOString(),
+    unit: slo.budgetingMethod === "timeslices" ? "slices" : "requests",
     good: null,
     total: null,
     attainment: null,
     errorBudgetRemaining: null,
     burnRates: emptyBurnRates(),
     alerts: alertStates(emptyBurnRates(), slo.windowDays * 86400),
-    error: prom ? null : "Prometheus is not configured: set PROMETHEUS_URL.",
+    dataPath: { kind: "raw", note: "" },
+    error,
   };
+}
+
+/** Several scalar-valued expressions in one query, each tagged with its key. */
+async function tagged(prom: CoalescingClient, parts: [string, string][], time: number) {
+  const query = parts.map(([key, expr]) => `label_replace(${expr}, "${GROUP_LABEL}", "${key}", "", "")`).join(" or ");
+  const result = await prom.query(query, time);
+  if (result.status !== "success") return result;
+  const values = new Map<string, number>();
+  for (const sample of result.samples) {
+    const key = sample.metric[GROUP_LABEL];
+    if (key !== undefined && Number.isFinite(sample.value)) values.set(key, sample.value);
+  }
+  return { status: "success" as const, values };
+}
+
+/** The SLO's judgement from good and bad shares: attainment, budget left, burn rates, alerts. */
+function judged(
+  base: SloStatus,
+  slo: SloRow,
+  counts: { good: number; total: number } | null,
+  errorRatios: Map<BurnWindow, number>,
+): SloStatus {
+  const burnRates = Object.fromEntries(
+    BURN_WINDOWS.map((w) => {
+      const ratio = errorRatios.get(w);
+      return [w, ratio === undefined ? null : ratio / (1 - slo.objective)];
+    }),
+  ) as Record<BurnWindow, number | null>;
+  const share = counts && counts.total > 0 ? counts.good / counts.total : null;
+  return {
+    ...base,
+    good: counts?.good ?? null,
+    total: counts?.total ?? null,
+    attainment: share,
+    errorBudgetRemaining: share === null ? null : 1 - (1 - share) / (1 - slo.objective),
+    burnRates,
+    alerts: alertStates(burnRates, slo.windowDays * 86400),
+  };
+}
+
+/** Timeslices from raw buckets: slices aligned to the slice length, each good when its share met the target. */
+async function timesliceStatus(
+  prom: CoalescingClient,
+  base: SloStatus,
+  slo: SloRow,
+  counted: CountedThreshold,
+  view: ViewWindow,
+  time: number,
+): Promise<SloStatus> {
+  const slice = sliceGoodExpr(slo.source, counted, slo.timesliceMinutes!, slo.timesliceTarget!);
+  const step = `${slo.timesliceMinutes}m`;
+  const windows = [view.duration, ...BURN_WINDOWS.filter((w) => w !== view.duration)];
+  const parts: [string, string][] = windows.flatMap((w): [string, string][] => [
+    [`good:${w}`, `sum_over_time((${slice})[${w}:${step}])`],
+    [`total:${w}`, `count_over_time((${slice})[${w}:${step}])`],
+  ]);
+  const result = await tagged(prom, parts, time);
+  if (result.status !== "success") return { ...base, error: `Prometheus query failed: ${result.error}` };
+  const ratios = new Map<BurnWindow, number>();
+  for (const w of BURN_WINDOWS) {
+    const total = result.values.get(`total:${w}`);
+    if (total) ratios.set(w, 1 - (result.values.get(`good:${w}`) ?? 0) / total);
+  }
+  const total = result.values.get(`total:${view.duration}`) ?? 0;
+  return judged(base, slo, { good: result.values.get(`good:${view.duration}`) ?? 0, total }, ratios);
+}
+
+/** The long window from the generated recording rules: sums of recorded rates, not raw buckets. */
+async function recordedStatus(
+  prom: CoalescingClient,
+  base: SloStatus,
+  slo: SloRow,
+  slug: string,
+  view: ViewWindow,
+  interval: number,
+  time: number,
+): Promise<SloStatus | { fallback: string }> {
+  const own = (name: string) => recordedSelector(name, slug, slo.name);
+  const w = view.duration;
+  const parts: [string, string][] = BURN_WINDOWS.map((b) => [`ratio:${b}`, own(recordName.errorRatio(b))]);
+  if (slo.budgetingMethod === "timeslices") {
+    parts.push([`share:${w}`, `avg_over_time(${own(recordName.sliceGood)}[${w}])`]);
+    parts.push([`n:${w}`, `count_over_time(${own(recordName.sliceGood)}[${w}])`]);
+  } else {
+    parts.push([`good:${w}`, `avg_over_time(${own(recordName.good("5m"))}[${w}])`]);
+    parts.push([`total:${w}`, `avg_over_time(${own(recordName.total("5m"))}[${w}])`]);
+    parts.push([`n:${w}`, `count_over_time(${own(recordName.total("5m"))}[${w}])`]);
+  }
+  const result = await tagged(prom, parts, time);
+  if (result.status !== "success") return { fallback: `the recorded series could not be read (${result.error})` };
+  const coverage = ((result.values.get(`n:${w}`) ?? 0) * interval) / view.seconds;
+  if (coverage < 0.95)
+    return {
+      fallback: `the recording rules' series cover ${(Math.min(1, coverage) * 100).toFixed(0)} % of the ${view.label} window so far`,
+    };
+  const ratios = new Map<BurnWindow, number>();
+  for (const b of BURN_WINDOWS) {
+    const ratio = result.values.get(`ratio:${b}`);
+    if (ratio !== undefined) ratios.set(b, ratio);
+  }
+  const counts =
+    slo.budgetingMethod === "timeslices"
+      ? {
+          total: Math.round(view.seconds / 60 / slo.timesliceMinutes!),
+          good: (result.values.get(`share:${w}`) ?? 0) * Math.round(view.seconds / 60 / slo.timesliceMinutes!),
+        }
+      : {
+          good: (result.values.get(`good:${w}`) ?? 0) * view.seconds,
+          total: (result.values.get(`total:${w}`) ?? 0) * view.seconds,
+        };
+  return {
+    ...judged(base, slo, counts, ratios),
+    dataPath: {
+      kind: "recorded",
+      note: `Read from the recording rules' series (${recordName.good("5m")} and friends), evaluated every ${interval} s; counts are estimated from rates.`,
+    },
+  };
+}
+
+async function statusOf(
+  prom: CoalescingClient | null,
+  slug: string,
+  slo: SloRow,
+  requested: string | undefined,
+  time: number,
+): Promise<SloStatus> {
+  const view = viewWindow(slo, requested, time);
+  const base = baseStatus(slo, view, prom ? null : "Prometheus is not configured: set PROMETHEUS_URL.");
   if (!prom) return base;
-  const windows = [window, ...BURN_WINDOWS.filter((w) => w !== window)];
-  const result = await fetchBucketIncreases(prom, slo.source, { windows, time });
+  const windows = [view.duration, ...BURN_WINDOWS.filter((w) => w !== view.duration)];
+  const [result, rules] = await Promise.all([
+    fetchBucketIncreases(prom, slo.source, { windows, time }),
+    loadedRules(prom),
+  ]);
   if (result.status === "error") return { ...base, error: `Prometheus query failed: ${result.error}` };
-  const evaluation = evaluateSlo(slo, window, result.groups);
-  if (!evaluation) return { ...base, error: `No data for ${slo.source.metric} over ${window}.` };
-  return { ...base, ...evaluation };
+  const evaluation = evaluateSlo(slo, view.duration, result.groups);
+  if (!evaluation) return { ...base, error: `No data for ${slo.source.metric} over ${view.label}.` };
+  const thresholds = {
+    thresholdMode: evaluation.thresholdMode,
+    countedBoundMs: evaluation.countedBoundMs,
+    bucketBoundsMs: evaluation.bucketBoundsMs,
+  };
+  const interval = rules.sloGroups.get(sloGroupName(slug, slo.name));
+  let note = rules.error
+    ? `Read from raw buckets: the rules API did not answer (${rules.error}).`
+    : "Read from raw buckets: this SLO's recording rules are not loaded in Prometheus (see Download rules).";
+  if (interval !== undefined && view.seconds > WINDOW_SECONDS["3d"]!) {
+    const recorded = await recordedStatus(prom, { ...base, ...thresholds }, slo, slug, view, interval, time);
+    if (!("fallback" in recorded)) return recorded;
+    note = `Read from raw buckets: ${recorded.fallback}.`;
+  } else if (interval !== undefined) {
+    note = "Read from raw buckets: windows up to 3 days are cheap enough to read directly.";
+  }
+  const dataPath = { kind: "raw" as const, note };
+  if (slo.budgetingMethod === "timeslices") {
+    const le = await fetchLeValues(prom, slo.source, time);
+    const counted = countThreshold(slo.thresholdMs, le.status === "success" ? le.le : null, slo.thresholdMode);
+    return { ...(await timesliceStatus(prom, { ...base, ...thresholds }, slo, counted, view, time)), dataPath };
+  }
+  return { ...base, ...evaluation, dataPath };
 }
 
 export async function getSloStatuses({
@@ -94,17 +292,19 @@ export async function getSloStatuses({
   const service = await getServiceOrThrow({ db, slug });
   const slos = await listSloRows(db, service.id);
   const time = prom ? prom.alignTime(at ?? now) : Math.floor(at ?? now);
-  return Promise.all(slos.map((slo) => statusOf(prom, slo, window ?? `${slo.windowDays}d`, time)));
+  return Promise.all(slos.map((slo) => statusOf(prom, slug, slo, window, time)));
 }
 
 export async function createSlo({ db, actor, slug, input }: ServiceMutation): Promise<SloRow> {
   const fields = parseInput(sloInputSchema, input, "The SLO");
   const service = await getServiceOrThrow({ db, slug });
-  return writeUnique(() => insertSlo(db, service.id, fields, actor.name), {
+  const created = await writeUnique(() => insertSlo(db, service.id, fields, actor.name), {
     message: `This service already has an SLO called “${fields.name}”.`,
     field: "name",
     taken: "This name is taken",
   });
+  rulesChanged(db);
+  return created;
 }
 
 export async function updateSlo({ db, actor, slug, id, input }: ServiceMutation & { id: string }): Promise<SloRow> {
@@ -123,12 +323,14 @@ export async function updateSlo({ db, actor, slug, id, input }: ServiceMutation 
       { current: latest },
     );
   }
+  rulesChanged(db);
   return (await findSloRow(db, service.id, id))!;
 }
 
 export async function deleteSlo({ db, slug, id }: { db: Db; actor: Actor; slug: string; id: string }): Promise<void> {
   const service = await getServiceOrThrow({ db, slug });
   if (!(await deleteSloRow(db, service.id, id))) throw new AppError("NOT_FOUND", "No such SLO.");
+  rulesChanged(db);
 }
 
 /** The real `le` bounds of a histogram, so an SLO editor can show which thresholds are exact. */

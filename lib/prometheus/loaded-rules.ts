@@ -1,0 +1,43 @@
+import "server-only";
+import type { PrometheusClient } from "./client";
+import { recordName, RULE_PREFIX } from "./rules";
+
+// Whether the Prometheus the app reads has this app's recording rules loaded, from /api/v1/rules.
+// Asked at most every RULES_TTL_MS per client; a Prometheus without them (or without the rules
+// API, like some proxies) is read raw.
+
+const RULES_TTL_MS = 30_000;
+
+type RulesData = { groups: { name: string; interval: number; rules: { type: string; name: string }[] }[] };
+
+export type LoadedRules = {
+  /** Group name → evaluation interval in seconds, for groups whose recording rules are loaded. */
+  sloGroups: Map<string, number>;
+  error: string | null;
+};
+
+const cache = new WeakMap<object, { value: Promise<LoadedRules>; expires: number }>();
+
+export function sloGroupName(slug: string, slo: string): string {
+  return `${RULE_PREFIX}/${slug}/slo/${slo}`;
+}
+
+export function loadedRules(client: PrometheusClient): Promise<LoadedRules> {
+  const hit = cache.get(client);
+  if (hit && hit.expires > Date.now()) return hit.value;
+  const value = client.get<RulesData>("/api/v1/rules?type=record").then((result) => {
+    if (result.status !== "success") return { sloGroups: new Map<string, number>(), error: result.error };
+    const sloGroups = new Map<string, number>();
+    for (const group of result.data.groups ?? []) {
+      if (group.rules.some((rule) => rule.name === recordName.good("5m"))) sloGroups.set(group.name, group.interval);
+    }
+    return { sloGroups, error: null };
+  });
+  cache.set(client, { value, expires: Date.now() + RULES_TTL_MS });
+  return value;
+}
+
+/** Forget what was seen, after the app itself changed the rules. */
+export function forgetLoadedRules(client: PrometheusClient): void {
+  cache.delete(client);
+}

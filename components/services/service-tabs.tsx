@@ -7,6 +7,7 @@ import { cx } from "@/components/ui/primitives";
 const TABS = [
   { key: "waterfall", label: "Waterfall" },
   { key: "slos", label: "SLOs" },
+  { key: "alerts", label: "Alerts" },
   { key: "budget", label: "Budget" },
   { key: "history", label: "History" },
 ] as const;

@@ -10,6 +10,8 @@ import { BURN_WINDOWS } from "@/lib/domain/slo";
 import { apiFetch } from "@/lib/queries/api";
 import { queries, urls } from "@/lib/queries/resources";
 import type { SloStatus } from "@/lib/services/slos";
+import { AlertBadges, useServiceAlerts } from "@/components/alerts/alert-badges";
+import type { ActiveAlert } from "@/lib/services/alerts";
 import { SloForm } from "./slo-form";
 
 const ms = (v: number) => `${Math.round(v * 100) / 100} ms`;
@@ -27,8 +29,26 @@ export function thresholdNote(slo: SloStatus): string {
     : `${ms(slo.thresholdMs)} is not a bucket bound (${between}): an estimate, interpolated inside the bucket.`;
 }
 
+/** "99 % of requests ≤ 700 ms" or "99 % of 5-minute slices whose p95 ≤ 700 ms", and the window. */
+export function sloSentence(slo: SloStatus): string {
+  const what =
+    slo.budgetingMethod === "timeslices"
+      ? `${slo.timesliceMinutes}-minute slices whose p${Math.round((slo.timesliceTarget ?? 0) * 1000) / 10} ≤ ${ms(slo.thresholdMs)}`
+      : `requests ≤ ${ms(slo.thresholdMs)}`;
+  const window =
+    slo.windowKind === "calendar"
+      ? slo.window === "period"
+        ? `this calendar ${slo.calendarUnit} (${slo.timeZone}, since ${slo.periodStart ? new Date(slo.periodStart).toLocaleString("en-GB", { timeZone: slo.timeZone, dateStyle: "medium", timeStyle: "short" }) : "its start"})`
+        : `${slo.window} (its own window is the calendar ${slo.calendarUnit})`
+      : slo.window === `${slo.windowDays}d`
+        ? slo.window
+        : `${slo.window} (its own window is ${slo.windowDays} days)`;
+  return `${formatPercent(slo.objective)} of ${what} over ${window}`;
+}
+
 export function SloList({ slug, initial }: { slug: string; initial: SloStatus[] }) {
   const slos = useQuery({ ...queries.slos(slug), initialData: initial, refetchInterval: 30_000 });
+  const alerts = useServiceAlerts(slug);
   if (slos.data.length === 0) {
     return (
       <EmptyState title="No SLOs yet">
@@ -40,14 +60,18 @@ export function SloList({ slug, initial }: { slug: string; initial: SloStatus[] 
     <ul className="space-y-3" aria-label="SLOs">
       {slos.data.map((slo) => (
         <li key={slo.id}>
-          <SloCard slug={slug} slo={slo} />
+          <SloCard
+            slug={slug}
+            slo={slo}
+            alerts={(alerts.data?.alerts ?? []).filter((a) => a.name === "SLOErrorBudgetBurn" && a.labels.slo === slo.name)}
+          />
         </li>
       ))}
     </ul>
   );
 }
 
-function SloCard({ slug, slo }: { slug: string; slo: SloStatus }) {
+function SloCard({ slug, slo, alerts }: { slug: string; slo: SloStatus; alerts: ActiveAlert[] }) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const [mode, setMode] = useState<"view" | "edit" | "confirm-delete">("view");
@@ -63,11 +87,11 @@ function SloCard({ slug, slo }: { slug: string; slo: SloStatus }) {
     <Card>
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div className="space-y-1">
-          <h2 className="text-lg font-semibold">{slo.name}</h2>
-          <p className="text-sm text-slate-600 dark:text-slate-400">
-            {formatPercent(slo.objective)} of requests ≤ {slo.thresholdMs} ms over {slo.window}
-            {slo.window !== `${slo.windowDays}d` && ` (its own window is ${slo.windowDays} days)`}
-          </p>
+          <h2 className="text-lg font-semibold">
+            {slo.name}
+            <AlertBadges label={slo.name} alerts={alerts} />
+          </h2>
+          <p className="text-sm text-slate-600 dark:text-slate-400">{sloSentence(slo)}</p>
           <p className="max-w-md text-xs text-slate-500" data-testid="threshold-note">
             {thresholdNote(slo)}
           </p>
@@ -80,9 +104,14 @@ function SloCard({ slug, slo }: { slug: string; slo: SloStatus }) {
             >
               {formatPercent(slo.errorBudgetRemaining, 1)}
             </dd>
-            <dt className="text-slate-500">Requests counted</dt>
-            <dd className="tabular-nums">{formatCount(slo.total)}</dd>
+            <dt className="text-slate-500">{slo.unit === "slices" ? "Slices counted" : "Requests counted"}</dt>
+            <dd className="tabular-nums">{formatCount(slo.total === null ? null : Math.round(slo.total))}</dd>
           </dl>
+          {slo.dataPath.note && (
+            <p className="max-w-md text-xs text-slate-500" data-testid="data-path">
+              {slo.dataPath.note}
+            </p>
+          )}
         </div>
         <AttainmentGauge attainment={slo.attainment} objective={slo.objective} />
       </div>
@@ -127,7 +156,7 @@ function SloCard({ slug, slo }: { slug: string; slo: SloStatus }) {
             )}
           >
             {a.severity} {a.longWindow} & {a.shortWindow} &gt; {a.factor.toFixed(a.factor < 10 ? 2 : 1)}×{" "}
-            {a.firing ? "FIRING" : "ok"}
+            {a.firing ? "over" : "ok"}
           </li>
         ))}
       </ul>

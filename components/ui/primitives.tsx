@@ -91,13 +91,14 @@ export function Badge({
   tone = "neutral",
   children,
   className,
+  ...rest
 }: {
   tone?: keyof typeof BADGE;
   children: ReactNode;
   className?: string;
-}) {
+} & Omit<React.HTMLAttributes<HTMLSpanElement>, "children" | "className">) {
   return (
-    <span className={cx("inline-block rounded px-1.5 py-0.5 text-xs font-medium", BADGE[tone], className)}>
+    <span {...rest} className={cx("inline-block rounded px-1.5 py-0.5 text-xs font-medium", BADGE[tone], className)}>
       {children}
     </span>
   );

@@ -1,6 +1,8 @@
+import { AlertBadges } from "@/components/alerts/alert-badges";
 import { Card, cx } from "@/components/ui/primitives";
 import { formatMeasuredMs, formatSignedMs } from "@/lib/domain/format";
 import type { ComponentStatus } from "@/lib/domain/waterfall";
+import type { ActiveAlert } from "@/lib/services/alerts";
 import type { WaterfallView } from "@/lib/services/waterfall";
 
 const STATUS_CLASS: Record<ComponentStatus, string> = {
@@ -30,7 +32,7 @@ export function statusText(c: Component): string {
 }
 
 /** The waterfall as a table: readable by screen readers, copyable into an incident doc. */
-export function ComponentTable({ view }: { view: WaterfallView }) {
+export function ComponentTable({ view, alerts = [] }: { view: WaterfallView; alerts?: ActiveAlert[] }) {
   return (
     <Card className="overflow-x-auto">
       <table className="w-full text-sm" aria-label="Components">
@@ -55,6 +57,15 @@ export function ComponentTable({ view }: { view: WaterfallView }) {
                 <td className="py-1">{i === 0 ? stage.name : ""}</td>
                 <td>
                   {c.name}
+                  <AlertBadges
+                    label={c.name}
+                    alerts={alerts.filter(
+                      (a) =>
+                        a.name === "ComponentOverBudget" &&
+                        a.labels.stage === stage.name &&
+                        a.labels.component === c.name,
+                    )}
+                  />
                   {c.onCriticalPath && stage.components.length > 1 && (
                     <span className="ml-1 rounded bg-amber-100 px-1 text-xs text-amber-800 dark:bg-amber-900 dark:text-amber-200">
                       critical path

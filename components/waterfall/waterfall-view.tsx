@@ -9,6 +9,7 @@ import { Button, Card, Select, TextInput, cx } from "@/components/ui/primitives"
 import { formatMs } from "@/lib/domain/format";
 import { queries, type WaterfallParams } from "@/lib/queries/resources";
 import type { WaterfallView as View } from "@/lib/services/waterfall";
+import { useServiceAlerts } from "@/components/alerts/alert-badges";
 import { ComponentTable } from "./component-table";
 import { toRows } from "./to-rows";
 
@@ -49,6 +50,7 @@ export function WaterfallView({
     staleTime: 5_000,
   });
   const view = waterfall.data;
+  const alerts = useServiceAlerts(slug);
 
   // The whole view state lives in the URL, so a pasted link opens the same view.
   function update(changes: Record<string, string | undefined>) {
@@ -295,7 +297,7 @@ export function WaterfallView({
           data.
         </p>
       </Card>
-      <ComponentTable view={view} />
+      <ComponentTable view={view} alerts={alerts.data?.alerts ?? []} />
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import type { PrometheusClient, QueryResult } from "./client";
+import type { ApiResult, PrometheusClient, QueryResult } from "./client";
 
 // Many viewers of one incident ask the same question at the same moment. Queries are keyed by
 // their text and a time aligned to `stepSeconds`; one request is in flight per key and its
@@ -14,20 +14,30 @@ export function coalesce(
   const stepSeconds = options.stepSeconds ?? 5;
   const ttlMs = options.ttlMs ?? 5000;
   const maxEntries = options.maxEntries ?? 500;
-  const entries = new Map<string, { promise: Promise<QueryResult>; expires: number }>();
+  const entries = new Map<string, { promise: Promise<QueryResult | ApiResult<unknown>>; expires: number }>();
 
   const alignTime = (t: number) => Math.floor(t / stepSeconds) * stepSeconds;
 
   function query(promql: string, time: number): Promise<QueryResult> {
     const aligned = alignTime(time);
-    const key = `${aligned}\u0000${promql}`;
+    return shared(`${aligned}\u0000${promql}`, () => client.query(promql, aligned));
+  }
+
+  /** Reads of the API (alerts, rules) are shared the same way, keyed by path and the aligned clock. */
+  function get<T>(path: `/api/v1/${string}`): Promise<ApiResult<T>> {
+    return shared(`GET\u0000${alignTime(Date.now() / 1000)}\u0000${path}`, () => client.get<T>(path)) as Promise<
+      ApiResult<T>
+    >;
+  }
+
+  function shared<R extends QueryResult | ApiResult<unknown>>(key: string, run: () => Promise<R>): Promise<R> {
     const now = Date.now();
     const hit = entries.get(key);
-    if (hit && hit.expires > now) return hit.promise;
+    if (hit && hit.expires > now) return hit.promise as Promise<R>;
     if (entries.size >= maxEntries) {
       for (const [k, v] of entries) if (v.expires <= now || entries.size >= maxEntries) entries.delete(k);
     }
-    const promise = client.query(promql, aligned);
+    const promise = run();
     // Errors are not cached beyond the request in flight: the next refresh tries again.
     const entry = { promise, expires: Number.POSITIVE_INFINITY };
     entries.set(key, entry);
@@ -41,7 +51,7 @@ export function coalesce(
   return {
     baseUrl: client.baseUrl,
     query,
-    get: (path) => client.get(path),
+    get,
     reload: () => client.reload(),
     alignTime,
     get breaker() {

@@ -13,6 +13,8 @@ type RulesData = { groups: { name: string; interval: number; rules: { type: stri
 export type LoadedRules = {
   /** Group name → evaluation interval in seconds, for groups whose recording rules are loaded. */
   sloGroups: Map<string, number>;
+  /** Names of every loaded group this app generated (SLO and budget groups). */
+  groups: Set<string>;
   error: string | null;
 };
 
@@ -25,13 +27,16 @@ export function sloGroupName(slug: string, slo: string): string {
 export function loadedRules(client: PrometheusClient): Promise<LoadedRules> {
   const hit = cache.get(client);
   if (hit && hit.expires > Date.now()) return hit.value;
-  const value = client.get<RulesData>("/api/v1/rules?type=record").then((result) => {
-    if (result.status !== "success") return { sloGroups: new Map<string, number>(), error: result.error };
+  const value = client.get<RulesData>("/api/v1/rules").then((result): LoadedRules => {
     const sloGroups = new Map<string, number>();
+    const groups = new Set<string>();
+    if (result.status !== "success") return { sloGroups, groups, error: result.error };
     for (const group of result.data.groups ?? []) {
+      if (!group.name.startsWith(`${RULE_PREFIX}/`)) continue;
+      groups.add(group.name);
       if (group.rules.some((rule) => rule.name === recordName.good("5m"))) sloGroups.set(group.name, group.interval);
     }
-    return { sloGroups, error: null };
+    return { sloGroups, groups, error: null };
   });
   cache.set(client, { value, expires: Date.now() + RULES_TTL_MS });
   return value;

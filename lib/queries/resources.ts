@@ -1,5 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
 import type { Analysis } from "@/lib/domain/stats/analysis";
+import type { AlertsView, NotificationView } from "@/lib/services/alerts";
 import type { BudgetView, RevisionView } from "@/lib/services/budgets";
 import type { ExperimentView, UploadView } from "@/lib/services/experiments/experiments";
 import type { OptimizationView } from "@/lib/services/optimizations";
@@ -39,6 +40,12 @@ export const urls = {
     `/api/experiments/${encodeURIComponent(id)}/samples?onError=${onError}`,
   importPrometheus: (id: string) => `/api/experiments/${encodeURIComponent(id)}/import-prometheus`,
   optimizations: () => "/api/optimizations",
+  alerts: (slug: string) => `/api/alerts?service=${encodeURIComponent(slug)}`,
+  notifications: (slug: string) => `/api/alerts/notifications?service=${encodeURIComponent(slug)}&limit=20`,
+  rules: (slug: string, format: "prometheus" | "prometheusrule" = "prometheus") =>
+    `${service(slug)}/rules.yaml?download=1${format === "prometheusrule" ? "&format=prometheusrule" : ""}`,
+  openslo: (slug: string) => `${service(slug)}/openslo.yaml?download=1`,
+  openSloImport: () => "/api/openslo",
 };
 
 export const queries = {
@@ -60,4 +67,11 @@ export const queries = {
     queryOptions({ queryKey: ["experiment", id], queryFn: () => apiFetch<ExperimentDetail>(urls.analysis(id)) }),
   optimizations: () =>
     queryOptions({ queryKey: ["optimizations"], queryFn: () => apiFetch<OptimizationView[]>(urls.optimizations()) }),
+  alerts: (slug: string) =>
+    queryOptions({ queryKey: ["alerts", slug], queryFn: () => apiFetch<AlertsView>(urls.alerts(slug)) }),
+  notifications: (slug: string) =>
+    queryOptions({
+      queryKey: ["notifications", slug],
+      queryFn: () => apiFetch<NotificationView[]>(urls.notifications(slug)),
+    }),
 };

@@ -10,6 +10,7 @@ import { AppError } from "@/lib/errors";
 import { fetchLeValues } from "@/lib/prometheus/buckets";
 import type { CoalescingClient } from "@/lib/prometheus/coalesce";
 import { prometheus } from "@/lib/prometheus/instance";
+import { forgetLoadedRules } from "@/lib/prometheus/loaded-rules";
 import { buildRuleGroups, renderRules, type RuleService, type RulesFormat } from "@/lib/prometheus/rules";
 import { countThreshold } from "@/lib/prometheus/sli";
 import { parseInput } from "@/lib/schemas/parse";
@@ -99,6 +100,7 @@ export function syncRulesFile({ db, prom }: { db: Db; prom: CoalescingClient | n
     if (prom) {
       const reloaded = await prom.reload();
       if (!reloaded.ok) console.error(`Prometheus did not reload the rules: ${reloaded.error}`);
+      forgetLoadedRules(prom);
     }
   };
   const next = (globalForRules.latencyBudgetsRulesSync ?? Promise.resolve()).then(run, run).catch((error: unknown) => {

@@ -1,0 +1,194 @@
+import "server-only";
+import { timingSafeEqual } from "node:crypto";
+import { z } from "zod";
+import type { Db } from "@/lib/db/client";
+import { insertNotifications, listNotificationRows } from "@/lib/db/notifications";
+import { listServiceRows } from "@/lib/db/services";
+import { env } from "@/lib/env";
+import { AppError } from "@/lib/errors";
+import type { CoalescingClient } from "@/lib/prometheus/coalesce";
+import { loadedRules } from "@/lib/prometheus/loaded-rules";
+import { RULE_PREFIX } from "@/lib/prometheus/rules";
+import { alertmanagerWebhookSchema } from "@/lib/schemas/alertmanager";
+import { parseInput } from "@/lib/schemas/parse";
+import { getServiceOrThrow } from "./services";
+
+// Alert state comes from Prometheus, the source of truth (/api/v1/alerts); what Alertmanager
+// delivered comes from its webhook and is kept as received, so on-call can see that the page
+// really went out and when.
+
+export const ALERT_NAMES = ["SLOErrorBudgetBurn", "ComponentOverBudget", "EndToEndOverTarget"] as const;
+
+export type ActiveAlert = {
+  name: string;
+  state: "pending" | "firing";
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  activeAt: string;
+  value: number;
+};
+
+export type AlertsView = {
+  source: "prometheus";
+  /** Whether Prometheus has this app's rules loaded (for the service, when one is asked for). */
+  rulesLoaded: boolean;
+  alerts: ActiveAlert[];
+  error: string | null;
+};
+
+export type NotificationView = {
+  id: string;
+  receivedAt: string;
+  service: string | null;
+  status: "firing" | "resolved";
+  alertname: string;
+  severity: string;
+  startsAt: string;
+  endsAt: string | null;
+  labels: Record<string, string>;
+  summary: string;
+  /** The waterfall or SLO page at the moment the alert started. */
+  dashboardUrl: string | null;
+};
+
+type PrometheusAlerts = {
+  alerts: {
+    labels: Record<string, string>;
+    annotations: Record<string, string>;
+    state: string;
+    activeAt: string;
+    value: string;
+  }[];
+};
+
+const alertsQuerySchema = z.object({
+  service: z.string().regex(/^[a-z0-9-]{1,64}$/, "service is a service slug").optional(),
+});
+
+export async function getAlerts({
+  db,
+  prom,
+  query = {},
+}: {
+  db: Db;
+  prom: CoalescingClient | null;
+  query?: unknown;
+}): Promise<AlertsView> {
+  const { service } = parseInput(alertsQuerySchema, query, "The query");
+  if (service) await getServiceOrThrow({ db, slug: service });
+  if (!prom)
+    return { source: "prometheus", rulesLoaded: false, alerts: [], error: "Prometheus is not configured: set PROMETHEUS_URL." };
+  const [result, rules] = await Promise.all([prom.get<PrometheusAlerts>("/api/v1/alerts"), loadedRules(prom)]);
+  const prefix = service ? `${RULE_PREFIX}/${service}/` : `${RULE_PREFIX}/`;
+  const rulesLoaded = [...rules.groups].some((name) => name.startsWith(prefix));
+  if (result.status !== "success")
+    return { source: "prometheus", rulesLoaded, alerts: [], error: `Prometheus alerts could not be read: ${result.error}` };
+  const alerts = (result.data.alerts ?? [])
+    .filter((a) => (ALERT_NAMES as readonly string[]).includes(a.labels.alertname ?? ""))
+    .filter((a) => !service || a.labels.service === service)
+    .map(
+      (a): ActiveAlert => ({
+        name: a.labels.alertname!,
+        state: a.state === "firing" ? "firing" : "pending",
+        labels: a.labels,
+        annotations: a.annotations,
+        activeAt: a.activeAt,
+        value: Number(a.value),
+      }),
+    )
+    .sort((a, b) => (a.state === b.state ? a.activeAt.localeCompare(b.activeAt) : a.state === "firing" ? -1 : 1));
+  return { source: "prometheus", rulesLoaded, alerts, error: null };
+}
+
+function tokenMatches(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Alertmanager's "zero" end time means "still firing". */
+function endTime(value: string | undefined): Date | null {
+  if (!value) return null;
+  const date = new Date(value);
+  return date.getUTCFullYear() <= 1 ? null : date;
+}
+
+/** Refuses a caller without the configured bearer token; called before the body is read. */
+export function assertAlertmanagerToken(authorization: string | null): void {
+  const expected = env().LB_ALERTMANAGER_TOKEN;
+  if (!expected)
+    throw new AppError("FORBIDDEN", "The Alertmanager webhook is off: set LB_ALERTMANAGER_TOKEN to turn it on.");
+  const given = /^Bearer (.+)$/i.exec(authorization ?? "")?.[1];
+  if (!given || !tokenMatches(given, expected))
+    throw new AppError("UNAUTHORIZED", "Send the configured token: Authorization: Bearer <LB_ALERTMANAGER_TOKEN>.");
+}
+
+export async function receiveAlertmanagerWebhook({
+  db,
+  authorization,
+  input,
+}: {
+  db: Db;
+  authorization: string | null;
+  /** The body, or a function reading it once the caller is known. */
+  input: unknown | (() => Promise<unknown>);
+}): Promise<{ stored: number }> {
+  assertAlertmanagerToken(authorization);
+  const body = typeof input === "function" ? await (input as () => Promise<unknown>)() : input;
+  const payload = parseInput(alertmanagerWebhookSchema, body, "The notification");
+  const services = new Map((await listServiceRows(db)).map((row) => [row.slug, row.id]));
+  const stored = await insertNotifications(
+    db,
+    payload.alerts.map((alert) => ({
+      serviceId: services.get(alert.labels.service ?? "") ?? null,
+      status: alert.status,
+      alertname: (alert.labels.alertname ?? "").slice(0, 200),
+      severity: (alert.labels.severity ?? "").slice(0, 40),
+      fingerprint: alert.fingerprint,
+      startsAt: new Date(alert.startsAt),
+      endsAt: endTime(alert.endsAt),
+      labels: alert.labels,
+      annotations: alert.annotations,
+      receiver: payload.receiver,
+    })),
+  );
+  return { stored };
+}
+
+const notificationsQuerySchema = z.object({
+  service: z.string().regex(/^[a-z0-9-]{1,64}$/, "service is a service slug").optional(),
+  limit: z.coerce.number().int().min(1, "limit must be at least 1").max(200, "limit must be at most 200").default(50),
+  before: z.iso.datetime({ offset: true, error: "before is an RFC 3339 timestamp" }).optional(),
+});
+
+/** The dashboard link pinned at the alert's start: Prometheus cannot template its activeAt, Alertmanager knows it. */
+function pinnedLink(annotations: Record<string, string>, startsAt: Date): string | null {
+  const link = annotations.dashboard;
+  if (!link || !/^https?:\/\//.test(link)) return null;
+  try {
+    const url = new URL(link);
+    url.searchParams.set("at", String(Math.floor(startsAt.getTime() / 1000)));
+    return url.toString();
+  } catch {
+    return null;
+  }
+}
+
+export async function listNotifications({ db, query = {} }: { db: Db; query?: unknown }): Promise<NotificationView[]> {
+  const { service, limit, before } = parseInput(notificationsQuerySchema, query, "The query");
+  const serviceId = service ? (await getServiceOrThrow({ db, slug: service })).id : undefined;
+  const rows = await listNotificationRows(db, { serviceId, limit, before: before ? new Date(before) : undefined });
+  return rows.map((row) => ({
+    id: row.id,
+    receivedAt: row.receivedAt.toISOString(),
+    service: row.service,
+    status: row.status,
+    alertname: row.alertname,
+    severity: row.severity,
+    startsAt: row.startsAt.toISOString(),
+    endsAt: row.endsAt?.toISOString() ?? null,
+    labels: row.labels,
+    summary: row.annotations.summary ?? row.alertname,
+    dashboardUrl: pinnedLink(row.annotations, row.startsAt),
+  }));
+}

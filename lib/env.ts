@@ -28,12 +28,7 @@ export type Env = z.infer<typeof envSchema>;
 let cached: Env | undefined;
 
 export function env(): Env {
-  cached ??= envSchema.parse({
-    ...process.env,
-    PROMETHEUS_URL: process.env.PROMETHEUS_URL || undefined,
-    LB_PUBLIC_URL: process.env.LB_PUBLIC_URL || undefined,
-    LB_RULES_FILE: process.env.LB_RULES_FILE || undefined,
-    LB_ALERTMANAGER_TOKEN: process.env.LB_ALERTMANAGER_TOKEN || undefined,
-  });
+  // An empty variable (FOO= in a shell or a compose file) means "not set".
+  cached ??= envSchema.parse(Object.fromEntries(Object.entries(process.env).filter(([, value]) => value !== "")));
   return cached;
 }

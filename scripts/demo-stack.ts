@@ -1,14 +1,19 @@
 // The whole demo: traffic generator → real Prometheus → the app, all on this machine.
 //   tsx scripts/demo-stack.ts [--port 3000] [--data-dir .data/pglite] [--traffic-port 9464]
 //                             [--prometheus-port 9090] [--scrape-interval 2s] [--control-port N]
+//                             [--alertmanager-port N]
+// With Prometheus and Alertmanager installed it runs both: the app writes its rules where this
+// Prometheus reads them (LB_RULES_FILE) and Alertmanager posts notifications to the app.
 // --control-port opens POST /prometheus/stop, /prometheus/start, /prometheus/freeze (SIGSTOP: it
 // accepts connections and never answers) and /prometheus/thaw; the end-to-end tests use them to
 // take Prometheus away, or hang it, and bring it back.
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { hasAlertmanager, startAlertmanager, type AlertmanagerServer } from "./stack/alertmanager";
 import { hasPrometheus, startPrometheus, type PrometheusServer } from "./stack/prometheus";
 import { startTrafficGenerator } from "./traffic/generator";
 
@@ -20,8 +25,15 @@ const { values } = parseArgs({
     "prometheus-port": { type: "string", default: "9090" },
     "scrape-interval": { type: "string", default: "2s" },
     "control-port": { type: "string" },
+    "alertmanager-port": { type: "string" },
   },
 });
+
+// Alerts in the demo: rules the app writes on every change, Alertmanager posting to the app.
+const appUrl = `http://127.0.0.1:${values.port}`;
+const alertToken = process.env.LB_ALERTMANAGER_TOKEN || randomBytes(24).toString("base64url");
+let alertmanager: AlertmanagerServer | null = null;
+let rulesFile: string | null = null;
 
 const traffic = await startTrafficGenerator({ port: Number(values["traffic-port"]) });
 console.log(`Demo traffic: ${traffic.url}/metrics (incidents: npm run demo:incident -- rag|queue|none)`);
@@ -34,13 +46,30 @@ if (process.env.PROMETHEUS_URL) {
 } else if (hasPrometheus()) {
   const dataDir = resolve(values["data-dir"]!, "..", "prometheus");
   mkdirSync(dataDir, { recursive: true });
+  rulesFile = resolve(dataDir, "rules", "latency-budgets.rules.yaml");
+  if (hasAlertmanager()) {
+    const amDir = resolve(values["data-dir"]!, "..", "alertmanager");
+    mkdirSync(amDir, { recursive: true });
+    alertmanager = await startAlertmanager({
+      webhookUrl: `${appUrl}/api/alertmanager/webhook`,
+      token: alertToken,
+      port: values["alertmanager-port"] ? Number(values["alertmanager-port"]) : undefined,
+      dataDir: amDir,
+    });
+    console.log(`Alertmanager: ${alertmanager.url} (webhook to ${appUrl}/api/alertmanager/webhook)`);
+  } else {
+    console.warn("Alertmanager is not installed, so alerts will not be delivered: apt-get install prometheus-alertmanager");
+  }
   prometheus = await startPrometheus({
     targets: [traffic.url.replace("http://", "")],
     scrapeInterval: values["scrape-interval"],
+    evaluationInterval: "5s",
     port: Number(values["prometheus-port"]),
     dataDir,
+    ruleFiles: [rulesFile],
+    alertmanagers: alertmanager ? [alertmanager.hostPort] : undefined,
   });
-  console.log(`Prometheus: ${prometheus.url}`);
+  console.log(`Prometheus: ${prometheus.url} (rules from ${rulesFile})`);
 } else {
   console.warn(
     "Prometheus is not installed, so the live views will be empty. Install it with: apt-get install prometheus",
@@ -73,7 +102,16 @@ const app = spawn(
   ],
   {
     stdio: "inherit",
-    env: { ...process.env, ...(prometheus && { PROMETHEUS_URL: prometheus.url }), LB_TRAFFIC_URL: traffic.url },
+    env: {
+      ...process.env,
+      ...(prometheus && { PROMETHEUS_URL: prometheus.url }),
+      // Only for a Prometheus the demo started itself: the app never writes files for someone else's.
+      ...(rulesFile && { LB_RULES_FILE: rulesFile }),
+      LB_ALERTMANAGER_TOKEN: alertToken,
+      LB_ALERT_FOR: process.env.LB_ALERT_FOR || "1m",
+      LB_PUBLIC_URL: process.env.LB_PUBLIC_URL || appUrl.replace("127.0.0.1", "localhost"),
+      LB_TRAFFIC_URL: traffic.url,
+    },
   },
 );
 
@@ -83,6 +121,7 @@ async function stop(code: number) {
   stopping = true;
   if (app.exitCode === null) app.kill("SIGTERM");
   await prometheus?.stop();
+  await alertmanager?.close();
   await traffic.stop();
   process.exit(code);
 }

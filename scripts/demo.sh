@@ -11,6 +11,7 @@ if [ ! -f .next/BUILD_ID ] || [ -n "$(find app components lib -newer .next/BUILD
   echo "Building the app…"
   npx next build
 fi
-# Live views need Prometheus; without it the app still runs and says what to install.
-bash scripts/install-system-deps.sh prometheus || true
+# Live views need Prometheus, alert delivery Alertmanager; without them the app still runs and
+# says what to install.
+bash scripts/install-system-deps.sh prometheus prometheus-alertmanager || true
 exec npx tsx scripts/demo-stack.ts "$@"

@@ -10,6 +10,8 @@ import { parseArgs } from "node:util";
 import { EMBEDDED_POOL_SIZE, startEmbeddedPostgres, type EmbeddedPostgres } from "../lib/db/embedded";
 import { createDb } from "../lib/db/create";
 import { applyMigrations } from "../lib/db/migrate/migrations";
+import { prometheus } from "../lib/prometheus/instance";
+import { syncRulesFile } from "../lib/services/rules";
 import { seedDatabase } from "../prisma/seed";
 
 const { values } = parseArgs({
@@ -40,6 +42,12 @@ async function main() {
     const db = createDb(database.url, 1);
     const isEmpty = (await db.service.count()) === 0;
     if (isEmpty) console.log(`Seeded services: ${(await seedDatabase(db)).join(", ")}`);
+    // The demo's Prometheus reads the rule file: write it before the first request, and before
+    // this connection closes under the rewrites the seed's saves started.
+    if (process.env.LB_RULES_FILE) {
+      await syncRulesFile({ db, prom: prometheus() });
+      console.log(`Wrote the alerting rules to ${process.env.LB_RULES_FILE}`);
+    }
     await db.$disconnect();
   }
 

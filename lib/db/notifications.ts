@@ -19,8 +19,10 @@ export type NotificationRow = {
 
 export type NewNotification = Omit<NotificationRow, "id" | "receivedAt" | "service"> & { serviceId: string | null };
 
+/** Stores each alert state once: a re-sent (fingerprint, status, startsAt) is skipped. */
 export async function insertNotifications(db: Db, rows: NewNotification[]): Promise<number> {
   const result = await db.alertNotification.createMany({
+    skipDuplicates: true,
     data: rows.map((row) => ({
       ...row,
       labels: row.labels as Prisma.InputJsonValue,

@@ -1,5 +1,5 @@
 import "server-only";
-import { timingSafeEqual } from "node:crypto";
+import { createHash, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import { insertNotifications, listNotificationRows } from "@/lib/db/notifications";
@@ -100,6 +100,12 @@ export async function getAlerts({
   return { source: "prometheus", rulesLoaded, alerts, error: null };
 }
 
+/** Alertmanager names each alert by a hash of its labels; senders that omit it get one the same way. */
+function fingerprintOf(labels: Record<string, string>): string {
+  const canonical = JSON.stringify(Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return createHash("sha256").update(canonical).digest("hex").slice(0, 16);
+}
+
 function tokenMatches(given: string, expected: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
@@ -132,7 +138,7 @@ export async function receiveAlertmanagerWebhook({
   authorization: string | null;
   /** The body, or a function reading it once the caller is known. */
   input: unknown | (() => Promise<unknown>);
-}): Promise<{ stored: number }> {
+}): Promise<{ received: number; stored: number }> {
   assertAlertmanagerToken(authorization);
   const body = typeof input === "function" ? await (input as () => Promise<unknown>)() : input;
   const payload = parseInput(alertmanagerWebhookSchema, body, "The notification");
@@ -144,7 +150,7 @@ export async function receiveAlertmanagerWebhook({
       status: alert.status,
       alertname: (alert.labels.alertname ?? "").slice(0, 200),
       severity: (alert.labels.severity ?? "").slice(0, 40),
-      fingerprint: alert.fingerprint,
+      fingerprint: alert.fingerprint || fingerprintOf(alert.labels),
       startsAt: new Date(alert.startsAt),
       endsAt: endTime(alert.endsAt),
       labels: alert.labels,
@@ -152,7 +158,7 @@ export async function receiveAlertmanagerWebhook({
       receiver: payload.receiver,
     })),
   );
-  return { stored };
+  return { received: payload.alerts.length, stored };
 }
 
 const notificationsQuerySchema = z.object({

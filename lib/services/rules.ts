@@ -81,8 +81,11 @@ export async function getRulesFile({
   };
 }
 
-// Rewrites are chained so two saves at once cannot interleave their writes.
-const globalForRules = globalThis as unknown as { latencyBudgetsRulesSync?: Promise<unknown> };
+// At most one rewrite runs and one waits: changes made while a rewrite runs are all picked up by
+// the one that waits, so a burst of saves costs two rewrites, and writes never interleave.
+type SyncState = { running: Promise<void> | null; queued: Promise<void> | null };
+const globalForRules = globalThis as unknown as { latencyBudgetsRulesSync?: SyncState };
+const syncState = (globalForRules.latencyBudgetsRulesSync ??= { running: null, queued: null });
 
 /**
  * Writes every service's rules where the demo's Prometheus reads them, then reloads it. A no-op
@@ -91,7 +94,7 @@ const globalForRules = globalThis as unknown as { latencyBudgetsRulesSync?: Prom
 export function syncRulesFile({ db, prom }: { db: Db; prom: CoalescingClient | null }): Promise<void> {
   const { LB_RULES_FILE } = env();
   if (!LB_RULES_FILE) return Promise.resolve();
-  const run = async () => {
+  const write = async () => {
     const { text } = await getRulesFile({ db, prom, dashboardUrl: "http://localhost:3000" });
     mkdirSync(dirname(LB_RULES_FILE), { recursive: true });
     const temporary = `${LB_RULES_FILE}.tmp-${process.pid}`;
@@ -103,11 +106,27 @@ export function syncRulesFile({ db, prom }: { db: Db; prom: CoalescingClient | n
       forgetLoadedRules(prom);
     }
   };
-  const next = (globalForRules.latencyBudgetsRulesSync ?? Promise.resolve()).then(run, run).catch((error: unknown) => {
-    console.error(`Could not write the rule file ${LB_RULES_FILE}: ${error instanceof Error ? error.message : error}`);
-  });
-  globalForRules.latencyBudgetsRulesSync = next;
-  return next;
+  const start = (): Promise<void> => {
+    const running = write()
+      .catch((error: unknown) => {
+        console.error(`Could not write the rule file ${LB_RULES_FILE}: ${error instanceof Error ? error.message : error}`);
+      })
+      .finally(() => {
+        if (syncState.running === running) syncState.running = null;
+      });
+    syncState.running = running;
+    return running;
+  };
+  if (syncState.queued) return syncState.queued;
+  if (syncState.running) {
+    const queued = syncState.running.then(() => {
+      syncState.queued = null;
+      return start();
+    });
+    syncState.queued = queued;
+    return queued;
+  }
+  return start();
 }
 
 /** Called by every mutation of a budget, an SLO or a service: keeps the demo's rules current. */

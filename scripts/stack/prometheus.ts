@@ -32,6 +32,13 @@ export async function startPrometheus(options: {
   port?: number;
   dataDir?: string;
   retention?: string;
+  /** Rule files (globs) to load; a pattern matching nothing yet is fine. */
+  ruleFiles?: string[];
+  /** Alertmanagers to send alerts to, as host:port. */
+  alertmanagers?: string[];
+  evaluationInterval?: string;
+  /** Extra flags, e.g. for benchmarks. */
+  flags?: string[];
 }): Promise<PrometheusServer> {
   if (!hasPrometheus()) throw new Error(`Prometheus not found at ${PROMETHEUS_BIN}: apt-get install prometheus`);
   const dir = options.dataDir ?? mkdtempSync(join(tmpdir(), "lb-prom-"));
@@ -41,8 +48,14 @@ export async function startPrometheus(options: {
   writeFileSync(
     configPath,
     JSON.stringify({
-      global: { scrape_interval: interval, evaluation_interval: interval },
-      scrape_configs: [{ job_name: "latency-budgets", static_configs: [{ targets: options.targets }] }],
+      global: { scrape_interval: interval, evaluation_interval: options.evaluationInterval ?? interval },
+      ...(options.ruleFiles && { rule_files: options.ruleFiles }),
+      ...(options.alertmanagers && {
+        alerting: { alertmanagers: [{ static_configs: [{ targets: options.alertmanagers }] }] },
+      }),
+      scrape_configs: options.targets.length
+        ? [{ job_name: "latency-budgets", static_configs: [{ targets: options.targets }] }]
+        : [],
     }),
   );
   const url = `http://127.0.0.1:${port}`;
@@ -60,6 +73,7 @@ export async function startPrometheus(options: {
         `--web.listen-address=127.0.0.1:${port}`,
         "--web.enable-lifecycle",
         "--log.level=warn",
+        ...(options.flags ?? []),
       ],
       { stdio: ["ignore", "ignore", "pipe"] },
     );

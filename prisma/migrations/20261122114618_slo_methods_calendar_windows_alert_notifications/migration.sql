@@ -30,5 +30,8 @@ CREATE INDEX "AlertNotification_receivedAt_idx" ON "AlertNotification"("received
 -- CreateIndex
 CREATE INDEX "AlertNotification_serviceId_receivedAt_idx" ON "AlertNotification"("serviceId", "receivedAt");
 
+-- CreateIndex
+CREATE UNIQUE INDEX "AlertNotification_fingerprint_status_startsAt_key" ON "AlertNotification"("fingerprint", "status", "startsAt");
+
 -- AddForeignKey
 ALTER TABLE "AlertNotification" ADD CONSTRAINT "AlertNotification_serviceId_fkey" FOREIGN KEY ("serviceId") REFERENCES "Service"("id") ON DELETE CASCADE ON UPDATE CASCADE;

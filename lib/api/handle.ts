@@ -73,21 +73,24 @@ export function route<P extends Params>(handler: Handler<P>) {
   };
 }
 
+type BodyOptions = { optional: boolean; accept: RegExp; wrongType: string; maxBytes: number };
+
 /**
- * Reads a JSON body with a size cap; a wrong content type, an oversized, non-UTF-8 or unparsable
- * body is the caller's error. With `optional`, no body (or an empty one) reads as `{}`.
+ * Reads a text body with a size cap; a wrong content type, an oversized or non-UTF-8 body is the
+ * caller's error. With `optional`, no body (or an empty one) reads as null.
  */
-export async function readJson(request: Request, { optional = false } = {}): Promise<unknown> {
-  const isJson = /^application\/(.+\+)?json\b/i.test(request.headers.get("content-type") ?? "");
-  const wrongType = () =>
-    new AppError("UNSUPPORTED_MEDIA_TYPE", "Send the body as JSON with Content-Type: application/json.");
+async function readBodyText(request: Request, options: BodyOptions): Promise<string | null> {
+  const isAccepted = options.accept.test(request.headers.get("content-type") ?? "");
+  const wrongType = () => new AppError("UNSUPPORTED_MEDIA_TYPE", options.wrongType);
   // Without an optional body, a wrong type is refused before anything is read.
-  if (!isJson && !optional) throw wrongType();
+  if (!isAccepted && !options.optional) throw wrongType();
+  const tooLarge = () =>
+    new AppError("PAYLOAD_TOO_LARGE", `The body is larger than ${Math.round(options.maxBytes / 1024)} KiB.`);
   const declared = Number(request.headers.get("content-length") ?? 0);
-  if (declared > MAX_JSON_BYTES) throw tooLarge();
+  if (declared > options.maxBytes) throw tooLarge();
   const reader = request.body?.getReader();
   if (!reader) {
-    if (optional) return {};
+    if (options.optional) return null;
     throw new AppError("BAD_REQUEST", "The request has no body.");
   }
   const chunks: Uint8Array[] = [];
@@ -96,14 +99,14 @@ export async function readJson(request: Request, { optional = false } = {}): Pro
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > MAX_JSON_BYTES) {
+    if (size > options.maxBytes) {
       await reader.cancel();
       throw tooLarge();
     }
     chunks.push(value);
   }
-  if (optional && size === 0) return {};
-  if (!isJson) throw wrongType();
+  if (options.optional && size === 0) return null;
+  if (!isAccepted) throw wrongType();
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
@@ -111,9 +114,24 @@ export async function readJson(request: Request, { optional = false } = {}): Pro
     throw new AppError("BAD_REQUEST", "The body is not valid UTF-8.");
   }
   if (!text.trim()) {
-    if (optional) return {};
-    throw new AppError("BAD_REQUEST", "The request body is empty; send a JSON object.");
+    if (options.optional) return null;
+    throw new AppError("BAD_REQUEST", "The request body is empty.");
   }
+  return text;
+}
+
+/**
+ * Reads a JSON body with a size cap; a wrong content type, an oversized, non-UTF-8 or unparsable
+ * body is the caller's error. With `optional`, no body (or an empty one) reads as `{}`.
+ */
+export async function readJson(request: Request, { optional = false } = {}): Promise<unknown> {
+  const text = await readBodyText(request, {
+    optional,
+    accept: /^application\/(.+\+)?json\b/i,
+    wrongType: "Send the body as JSON with Content-Type: application/json.",
+    maxBytes: MAX_JSON_BYTES,
+  });
+  if (text === null) return {};
   try {
     return JSON.parse(text);
   } catch {
@@ -121,12 +139,20 @@ export async function readJson(request: Request, { optional = false } = {}): Pro
   }
 }
 
+export const MAX_YAML_BYTES = 1024 * 1024;
+
+/** A YAML body (application/yaml, or text/yaml as many tools send it), as text. */
+export async function readYaml(request: Request): Promise<string> {
+  return (await readBodyText(request, {
+    optional: false,
+    accept: /^(application|text)\/(x-)?yaml\b/i,
+    wrongType: "Send the documents as YAML with Content-Type: application/yaml.",
+    maxBytes: MAX_YAML_BYTES,
+  }))!;
+}
+
 /** readJson for endpoints whose body is optional. */
 export const readOptionalJson = (request: Request) => readJson(request, { optional: true });
-
-function tooLarge(): AppError {
-  return new AppError("PAYLOAD_TOO_LARGE", `The body is larger than ${MAX_JSON_BYTES / 1024} KiB.`);
-}
 
 export function queryOf(request: Request): Record<string, string> {
   return Object.fromEntries(new URL(request.url).searchParams);

@@ -24,6 +24,9 @@ export type SloRow = {
   updatedBy: string;
 };
 
+/** The client or an open transaction: SLO writes can join a larger all-or-nothing change. */
+type Client = Db | Prisma.TransactionClient;
+
 export type SloFields = Omit<SloRow, "id" | "version" | "updatedAt" | "updatedBy">;
 
 function toRow(row: Prisma.SloGetPayload<object>): SloRow {
@@ -48,16 +51,19 @@ function toRow(row: Prisma.SloGetPayload<object>): SloRow {
   };
 }
 
-export async function listSloRows(db: Db, serviceId: string): Promise<SloRow[]> {
+export async function listSloRows(
+  db: Client, serviceId: string): Promise<SloRow[]> {
   return (await db.slo.findMany({ where: { serviceId }, orderBy: { name: "asc" } })).map(toRow);
 }
 
-export async function findSloRow(db: Db, serviceId: string, id: string): Promise<SloRow | null> {
+export async function findSloRow(
+  db: Client, serviceId: string, id: string): Promise<SloRow | null> {
   const row = await db.slo.findFirst({ where: { serviceId, id } });
   return row && toRow(row);
 }
 
-export async function insertSlo(db: Db, serviceId: string, fields: SloFields, author: string): Promise<SloRow> {
+export async function insertSlo(
+  db: Client, serviceId: string, fields: SloFields, author: string): Promise<SloRow> {
   const row = await db.slo.create({
     data: {
       serviceId,
@@ -72,7 +78,7 @@ export async function insertSlo(db: Db, serviceId: string, fields: SloFields, au
 
 /** Updates only if still at `baseVersion`; false when someone saved in between. */
 export async function updateSloIfVersion(
-  db: Db,
+  db: Client,
   serviceId: string,
   id: string,
   baseVersion: number,
@@ -92,6 +98,7 @@ export async function updateSloIfVersion(
   return updated.count === 1;
 }
 
-export async function deleteSloRow(db: Db, serviceId: string, id: string): Promise<boolean> {
+export async function deleteSloRow(
+  db: Client, serviceId: string, id: string): Promise<boolean> {
   return (await db.slo.deleteMany({ where: { serviceId, id } })).count === 1;
 }

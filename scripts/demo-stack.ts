@@ -58,7 +58,9 @@ if (process.env.PROMETHEUS_URL) {
     });
     console.log(`Alertmanager: ${alertmanager.url} (webhook to ${appUrl}/api/alertmanager/webhook)`);
   } else {
-    console.warn("Alertmanager is not installed, so alerts will not be delivered: apt-get install prometheus-alertmanager");
+    console.warn(
+      "Alertmanager is not installed, so alerts will not be delivered: apt-get install prometheus-alertmanager",
+    );
   }
   prometheus = await startPrometheus({
     targets: [traffic.url.replace("http://", "")],

@@ -12,6 +12,9 @@ import * as budgetRoute from "@/app/api/services/[slug]/budget/route";
 import * as restoreRoute from "@/app/api/services/[slug]/budget/revisions/[version]/restore/route";
 import * as slosRoute from "@/app/api/services/[slug]/slos/route";
 import * as sloRoute from "@/app/api/services/[slug]/slos/[id]/route";
+import * as webhookRoute from "@/app/api/alertmanager/webhook/route";
+import * as openSloRoute from "@/app/api/openslo/route";
+import { stringify as toYaml } from "yaml";
 import { db } from "@/lib/db/client";
 import { chatApi } from "@/prisma/seed-data";
 import { withClient } from "@/test/databases";
@@ -31,10 +34,18 @@ import {
 
 // Every mutating endpoint, driven with generated invalid input against the real database: each
 // answer is a 4xx with a message a person can read, never a 5xx, and afterwards every stored row
-// is byte-for-byte what it was. RUNS per endpoint × 12 endpoints ≥ 10,000 inputs per database.
+// is byte-for-byte what it was. RUNS per endpoint × 14 endpoints ≥ 10,000 inputs per database.
 const RUNS = Number(process.env.LB_FUZZ_RUNS ?? 850);
+const WEBHOOK_TOKEN = "fuzz-token-0123456789abcdef";
+process.env.LB_ALERTMANAGER_TOKEN = WEBHOOK_TOKEN;
 
-type Case = { body?: BodyInit; contentType?: string; params?: Record<string, string>; query?: string };
+type Case = {
+  body?: BodyInit;
+  contentType?: string;
+  params?: Record<string, string>;
+  query?: string;
+  headers?: Record<string, string>;
+};
 type Path = (string | number)[];
 const RAW = "__raw_json_fragment__";
 
@@ -197,11 +208,54 @@ const badCsvRow = fc.oneof(
   withLoneSurrogate.map((v) => `${v},100`),
 );
 
+/** Alert labels Alertmanager could never send: bad names, unstorable values, too many. */
+const badAlertLabels = fc.oneof(
+  fc
+    .oneof(fc.constantFrom("__proto__", "__name__", "9a", "a-b", "", "a b"), withNul)
+    .map((name) => ({ raw: `{${JSON.stringify(name)}:"x"}` })),
+  fc.oneof(withNul, withLoneSurrogate, notText).map((value) => ({ value: { service: value } })),
+  fc.constant({ value: Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`l${i}`, "v"])) }),
+);
+const webhookAlert = () => ({
+  status: "firing",
+  labels: { alertname: "ComponentOverBudget", service: slug, severity: "ticket" },
+  annotations: { summary: "RAG retrieval p95 is 300ms" },
+  startsAt: "2026-11-22T10:00:00Z",
+  endsAt: "0001-01-01T00:00:00Z",
+  fingerprint: "0123456789abcdef",
+});
+const webhookBody = () => ({ version: "4", status: "firing", receiver: "fuzz", alerts: [webhookAlert()] });
+const openSloBody = () => ({
+  apiVersion: "openslo/v1",
+  kind: "SLO",
+  metadata: { name: "fuzz", displayName: `Fuzz ${unique()}` },
+  spec: {
+    service: slug,
+    indicator: {
+      metadata: { name: "ttft" },
+      spec: {
+        ratioMetric: {
+          counter: true,
+          good: { metricSource: { type: "Prometheus", spec: { query: 'x_bucket{le="0.5"}' } } },
+          total: { metricSource: { type: "Prometheus", spec: { query: "x_count" } } },
+        },
+      },
+    },
+    timeWindow: [{ duration: "28d", isRolling: true }],
+    budgetingMethod: "Occurrences",
+    objectives: [{ target: 0.99 }],
+  },
+});
+
 type Endpoint = {
   name: string;
   handler: Handler;
   method: string;
   params: () => Record<string, string>;
+  /** Sent with every case unless the case overrides it. */
+  headers?: Record<string, string>;
+  /** The content type of a case's body when it names none; JSON by default. */
+  contentType?: string;
   cases: () => fc.Arbitrary<Case>;
 };
 
@@ -289,6 +343,45 @@ const endpoints: Endpoint[] = [
         ),
         badMatchers.map((m) =>
           withField({ ...sloBody(), source: { ...source, matchers: RAW } }, ["source", "matchers"], m),
+        ),
+        field(sloBody, ["budgetingMethod"], fc.oneof(notText, fc.constantFrom("Timeslices", "ratio", ""))),
+        fc
+          .record({
+            timesliceMinutes: fc.oneof(fc.constant(null), notNumber, fc.constantFrom(0, 61, 1.5, -5)),
+            timesliceTarget: fc.oneof(fc.constant(null), notNumber, outside(0.5, 0.9999)),
+          })
+          .filter(
+            (r) =>
+              r.timesliceMinutes === null ||
+              r.timesliceTarget === null ||
+              typeof r.timesliceMinutes !== "number" ||
+              typeof r.timesliceTarget !== "number" ||
+              !Number.isInteger(r.timesliceMinutes) ||
+              r.timesliceMinutes < 1 ||
+              r.timesliceMinutes > 60 ||
+              r.timesliceTarget < 0.5 ||
+              r.timesliceTarget > 0.9999,
+          )
+          .map((r) => ({ body: JSON.stringify({ ...sloBody(), budgetingMethod: "timeslices", ...r }) })),
+        fc
+          .oneof(
+            notText.filter((v) => v !== undefined),
+            withNul,
+            fc.constantFrom("Mars/Olympus", "", "x".repeat(65)),
+          )
+          .map((timeZone) => ({
+            body: JSON.stringify({ ...sloBody(), windowKind: "calendar", calendarUnit: "month", timeZone }),
+          })),
+        fc
+          .oneof(fc.constant(null), fc.constantFrom("day", "year", "Month"))
+          .map((calendarUnit) => ({ body: JSON.stringify({ ...sloBody(), windowKind: "calendar", calendarUnit }) })),
+        field(
+          sloBody,
+          ["windowKind"],
+          fc.oneof(
+            notText.filter((v) => v !== undefined),
+            fc.constantFrom("Rolling", ""),
+          ),
         ),
       ),
   },
@@ -506,6 +599,136 @@ const endpoints: Endpoint[] = [
       ),
   },
   {
+    name: "POST /api/alertmanager/webhook",
+    handler: webhookRoute.POST as Handler,
+    method: "POST",
+    params: () => ({}),
+    headers: { authorization: `Bearer ${WEBHOOK_TOKEN}` },
+    cases: () =>
+      fc.oneof(
+        bodyFaults(webhookBody),
+        fc
+          .constantFrom(undefined, "", "Bearer", `Bearer ${WEBHOOK_TOKEN}x`, `Basic ${WEBHOOK_TOKEN}`, "Bearer wrong")
+          .map((authorization) => ({
+            body: JSON.stringify(webhookBody()),
+            headers: authorization === undefined ? { authorization: "" } : { authorization },
+          })),
+        field(webhookBody, ["version"], fc.oneof(notText, fc.constantFrom("3", "5", 4))),
+        field(
+          webhookBody,
+          ["alerts"],
+          fc.oneof(notAnObject, fc.constant([]), fc.constant(Array(501).fill(webhookAlert()))),
+        ),
+        field(webhookBody, ["alerts", 0, "status"], fc.oneof(notText, fc.constantFrom("pending", "FIRING"))),
+        field(
+          webhookBody,
+          ["alerts", 0, "startsAt"],
+          fc.oneof(notText, fc.constantFrom("yesterday", "2026-13-01T00:00:00Z", "0\u0000")),
+        ),
+        field(
+          webhookBody,
+          ["alerts", 0, "labels", "service"],
+          fc.oneof(
+            withNul,
+            withLoneSurrogate,
+            notText.filter((v) => v !== undefined),
+          ),
+        ),
+        field(
+          webhookBody,
+          ["alerts", 0, "annotations", "summary"],
+          fc.oneof(withNul, withLoneSurrogate, fc.constant("x".repeat(4001))),
+        ),
+        badAlertLabels.map((m) =>
+          withField({ ...webhookBody(), alerts: [{ ...webhookAlert(), labels: RAW }] }, ["alerts", 0, "labels"], m),
+        ),
+        field(webhookBody, ["alerts", 0, "fingerprint"], fc.constantFrom("XYZ", "g".repeat(16), "0".repeat(65))),
+      ),
+  },
+  {
+    name: "POST /api/openslo",
+    handler: openSloRoute.POST as Handler,
+    method: "POST",
+    params: () => ({}),
+    contentType: "application/yaml",
+    cases: () =>
+      fc.oneof(
+        // Any text at all: only a valid openslo/v1 document could import, and random text is not one.
+        fc.string({ maxLength: 200 }).map((body) => ({ body: body.trim() === "" ? "x" : body })),
+        fc
+          .constantFrom("application/json", "text/plain", "")
+          .map((contentType) => ({ body: toYaml(openSloBody()), contentType })),
+        fc.constant(null).map(() => ({ body: `${toYaml(openSloBody())}#${"x".repeat(1024 * 1024)}` })),
+        fc
+          .uint8Array({ minLength: 1, maxLength: 8 })
+          .map((bytes) => ({ body: new Uint8Array([0x61, 0x3a, 0x20, 0xff, ...bytes]) })),
+        fc
+          .constantFrom(
+            "a: &a [1,1,1,1,1,1,1,1,1,1]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\n",
+            "kind: SLO\nkind: SLO\n",
+            "---\n---\n",
+            "apiVersion: openslo/v1\nkind: SLO\n",
+            "apiVersion: openslo/v2alpha\nkind: SLO\n",
+          )
+          .map((body) => ({ body })),
+        fc
+          .oneof(
+            fc
+              .constant(["spec", "objectives", 0, "target"])
+              .chain((path) => fc.tuple(fc.constant(path), fc.oneof(notNumber, outside(0.5, 0.99999)))),
+            fc
+              .constant(["spec", "service"])
+              .chain((path) =>
+                fc.tuple(fc.constant(path), fc.oneof(notText, fc.constantFrom("no-such-service", "Not A Slug"))),
+              ),
+            fc
+              .constant(["spec", "indicator", "spec", "ratioMetric", "good", "metricSource", "spec", "query"])
+              .chain((path) =>
+                fc.tuple(
+                  fc.constant(path),
+                  fc.oneof(
+                    notText,
+                    fc.string({ maxLength: 40 }),
+                    fc.constantFrom(
+                      'x_bucket{le=~"0.5"}',
+                      'x_count{le="0.5"}',
+                      'x_bucket{le="0"}',
+                      'x_bucket{le="NaN"}',
+                    ),
+                  ),
+                ),
+              ),
+            fc
+              .constant(["spec", "timeWindow", 0, "duration"])
+              .chain((path) => fc.tuple(fc.constant(path), fc.oneof(notText, fc.constantFrom("2w", "1y", "1M")))),
+            fc.constant(["spec", "budgetingMethod"]).chain((path) =>
+              fc.tuple(
+                fc.constant(path),
+                fc.oneof(
+                  notText.filter((v) => v !== undefined),
+                  fc.constantFrom("RatioTimeslices", "occurrences"),
+                ),
+              ),
+            ),
+            fc
+              .constant(["metadata", "displayName"])
+              .chain((path) =>
+                fc.tuple(fc.constant(path), fc.oneof(withNul, withLoneSurrogate, fc.constant("x".repeat(121)))),
+              ),
+            fc
+              .constant(["spec", "indicator", "spec", "ratioMetric", "good", "metricSource", "type"])
+              .chain((path) => fc.tuple(fc.constant(path), fc.oneof(notText, fc.constantFrom("Any", "Datadog")))),
+          )
+          .map(([path, value]) => {
+            const doc = openSloBody() as Record<string | number, unknown>;
+            let node = doc;
+            for (const key of path.slice(0, -1)) node = node[key] as Record<string | number, unknown>;
+            node[path[path.length - 1]!] = value;
+            return { body: toYaml(doc) };
+          }),
+      ),
+  },
+  {
     name: "POST /api/prometheus/buckets",
     handler: bucketsRoute.POST as Handler,
     method: "POST",
@@ -573,12 +796,15 @@ describe(`generated invalid input on every mutating endpoint (${inject("database
             path: `/api?${c.query ?? ""}`,
             params,
             body: c.body,
-            headers:
-              c.contentType !== undefined
+            headers: {
+              ...endpoint.headers,
+              ...(c.contentType !== undefined
                 ? { "content-type": c.contentType }
                 : c.body !== undefined
-                  ? { "content-type": "application/json" }
-                  : {},
+                  ? { "content-type": endpoint.contentType ?? "application/json" }
+                  : {}),
+              ...c.headers,
+            },
           });
           seen.set(status, (seen.get(status) ?? 0) + 1);
           expect(status, JSON.stringify(body)?.slice(0, 300)).toBeGreaterThanOrEqual(400);

@@ -22,8 +22,13 @@ type FormValues = {
   source: SourceForm;
   thresholdMs: number;
   objective: number;
-  windowDays: number;
+  /** One choice for the window: rolling N days, or a calendar week or month. */
+  window: "28" | "30" | "7" | "week" | "month";
+  timeZone: string;
   thresholdMode: "snap" | "interpolate";
+  budgetingMethod: "occurrences" | "timeslices";
+  timesliceMinutes: number;
+  timesliceTarget: number;
 };
 
 type Source = { preset: string; metric: string; matchers: Record<string, string> };
@@ -35,9 +40,24 @@ function toInput(v: FormValues) {
     source: sourceFromForm(v.source),
     thresholdMs: v.thresholdMs,
     objective: v.objective,
-    windowDays: v.windowDays,
+    ...(v.window === "week" || v.window === "month"
+      ? { windowKind: "calendar", calendarUnit: v.window, timeZone: v.timeZone }
+      : { windowKind: "rolling", windowDays: Number(v.window) }),
     thresholdMode: v.thresholdMode,
+    budgetingMethod: v.budgetingMethod,
+    ...(v.budgetingMethod === "timeslices" && {
+      timesliceMinutes: v.timesliceMinutes,
+      timesliceTarget: v.timesliceTarget,
+    }),
   };
+}
+
+function browserTimeZone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+  } catch {
+    return "UTC";
+  }
 }
 
 function toValues(slo: SloStatus | null, defaultSource: Source | null): FormValues {
@@ -50,8 +70,15 @@ function toValues(slo: SloStatus | null, defaultSource: Source | null): FormValu
     ),
     thresholdMs: slo?.thresholdMs ?? 700,
     objective: slo?.objective ?? 0.99,
-    windowDays: slo?.windowDays ?? 28,
+    window:
+      slo?.windowKind === "calendar" && slo.calendarUnit
+        ? slo.calendarUnit
+        : (String(slo?.windowDays ?? 28) as FormValues["window"]),
+    timeZone: slo?.windowKind === "calendar" ? slo.timeZone : browserTimeZone(),
     thresholdMode: slo?.thresholdPreference ?? "snap",
+    budgetingMethod: slo?.budgetingMethod ?? "occurrences",
+    timesliceMinutes: slo?.timesliceMinutes ?? 5,
+    timesliceTarget: slo?.timesliceTarget ?? 0.95,
   };
 }
 
@@ -84,6 +111,8 @@ export function SloForm({
   const form = useForm<FormValues>({ resolver, defaultValues: toValues(editing, defaultSource) });
   const { errors } = form.formState;
   const threshold = useWatch({ control: form.control, name: "thresholdMs" });
+  const window = useWatch({ control: form.control, name: "window" });
+  const method = useWatch({ control: form.control, name: "budgetingMethod" });
   const prefix = editing ? `slo-${editing.id}` : "slo-new";
 
   const save = useMutation({
@@ -147,15 +176,63 @@ export function SloForm({
             <TextInput {...control} inputMode="decimal" {...form.register("objective", { setValueAs: num })} />
           )}
         </Field>
-        <Field label="Window" hint="The SLO's window also sets its alerts' burn-rate factors.">
+        <Field
+          label="Window"
+          hint="The SLO's window also sets its alerts' burn-rate factors (a calendar month counts as 30 days)."
+        >
           {(control) => (
-            <Select {...control} {...form.register("windowDays", { setValueAs: Number })}>
-              <option value={28}>rolling 28 days</option>
-              <option value={30}>rolling 30 days</option>
-              <option value={7}>rolling 7 days</option>
+            <Select {...control} {...form.register("window")}>
+              <option value="28">rolling 28 days</option>
+              <option value="30">rolling 30 days</option>
+              <option value="7">rolling 7 days</option>
+              <option value="month">calendar month</option>
+              <option value="week">calendar week (from Monday)</option>
             </Select>
           )}
         </Field>
+        {(window === "week" || window === "month") && (
+          <Field
+            label="Time zone the period starts in"
+            error={errors.timeZone?.message}
+            hint="An IANA name, e.g. Europe/Berlin"
+          >
+            {(control) => <TextInput {...control} {...form.register("timeZone")} />}
+          </Field>
+        )}
+        <Field label="Budgeting method">
+          {(control) => (
+            <Select {...control} {...form.register("budgetingMethod")}>
+              <option value="occurrences">occurrences (share of requests)</option>
+              <option value="timeslices">timeslices (share of good N-minute slices)</option>
+            </Select>
+          )}
+        </Field>
+        {method === "timeslices" && (
+          <>
+            <Field label="Slice length (minutes)" error={errors.timesliceMinutes?.message}>
+              {(control) => (
+                <TextInput
+                  {...control}
+                  inputMode="numeric"
+                  {...form.register("timesliceMinutes", { setValueAs: num })}
+                />
+              )}
+            </Field>
+            <Field
+              label="A slice is good when this share of its requests meets the threshold"
+              error={errors.timesliceTarget?.message}
+              hint="0.95: the slice's p95 is at most the threshold"
+            >
+              {(control) => (
+                <TextInput
+                  {...control}
+                  inputMode="decimal"
+                  {...form.register("timesliceTarget", { setValueAs: num })}
+                />
+              )}
+            </Field>
+          </>
+        )}
         <Field label="When the threshold is not a bucket bound">
           {(control) => (
             <Select {...control} {...form.register("thresholdMode")}>

@@ -63,7 +63,9 @@ export function SloList({ slug, initial }: { slug: string; initial: SloStatus[] 
           <SloCard
             slug={slug}
             slo={slo}
-            alerts={(alerts.data?.alerts ?? []).filter((a) => a.name === "SLOErrorBudgetBurn" && a.labels.slo === slo.name)}
+            alerts={(alerts.data?.alerts ?? []).filter(
+              (a) => a.name === "SLOErrorBudgetBurn" && a.labels.slo === slo.name,
+            )}
           />
         </li>
       ))}

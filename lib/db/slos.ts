@@ -51,19 +51,16 @@ function toRow(row: Prisma.SloGetPayload<object>): SloRow {
   };
 }
 
-export async function listSloRows(
-  db: Client, serviceId: string): Promise<SloRow[]> {
+export async function listSloRows(db: Client, serviceId: string): Promise<SloRow[]> {
   return (await db.slo.findMany({ where: { serviceId }, orderBy: { name: "asc" } })).map(toRow);
 }
 
-export async function findSloRow(
-  db: Client, serviceId: string, id: string): Promise<SloRow | null> {
+export async function findSloRow(db: Client, serviceId: string, id: string): Promise<SloRow | null> {
   const row = await db.slo.findFirst({ where: { serviceId, id } });
   return row && toRow(row);
 }
 
-export async function insertSlo(
-  db: Client, serviceId: string, fields: SloFields, author: string): Promise<SloRow> {
+export async function insertSlo(db: Client, serviceId: string, fields: SloFields, author: string): Promise<SloRow> {
   const row = await db.slo.create({
     data: {
       serviceId,
@@ -98,7 +95,6 @@ export async function updateSloIfVersion(
   return updated.count === 1;
 }
 
-export async function deleteSloRow(
-  db: Client, serviceId: string, id: string): Promise<boolean> {
+export async function deleteSloRow(db: Client, serviceId: string, id: string): Promise<boolean> {
   return (await db.slo.deleteMany({ where: { serviceId, id } })).count === 1;
 }

@@ -53,5 +53,8 @@ export async function fetchLeValues(
   const query = `count by (le) (${bucketSelector(source)})`;
   const result = await client.query(query, time);
   if (result.status !== "success") return { ...result, query };
-  return { status: "success", le: result.samples.map((s) => s.metric.le).filter((le): le is string => le !== undefined) };
+  return {
+    status: "success",
+    le: result.samples.map((s) => s.metric.le).filter((le): le is string => le !== undefined),
+  };
 }

@@ -118,7 +118,11 @@ describe("generated rules", () => {
   it("are byte-for-byte the same for the same input, whatever order it came in", () => {
     const shuffled = { ...chat, slos: [...chat.slos].reverse() };
     const a = renderRules(buildRuleGroups([chat, { ...chat, slug: "alpha", slos: [] }], options), "prometheus", "x");
-    const b = renderRules(buildRuleGroups([{ ...chat, slug: "alpha", slos: [] }, shuffled], options), "prometheus", "x");
+    const b = renderRules(
+      buildRuleGroups([{ ...chat, slug: "alpha", slos: [] }, shuffled], options),
+      "prometheus",
+      "x",
+    );
     expect(a).toBe(b);
     const names = (parse(a) as { groups: { name: string }[] }).groups.map((g) => g.name);
     expect(names).toEqual([
@@ -278,7 +282,10 @@ describe("generated rules", () => {
   }, 60_000);
 
   it("a rule file promtool refuses makes the check fail (the check can fail)", async () => {
-    writeFileSync(join(dir, "broken.yaml"), "groups:\n  - name: x\n    rules:\n      - record: 'not a name'\n        expr: up\n");
+    writeFileSync(
+      join(dir, "broken.yaml"),
+      "groups:\n  - name: x\n    rules:\n      - record: 'not a name'\n        expr: up\n",
+    );
     expect((await promtool("check", "rules", "broken.yaml")).ok).toBe(false);
   });
 });

@@ -82,7 +82,9 @@ export function goodRateExpr(
   window: string,
 ): string {
   return counted.terms
-    .map(({ le, weight }) => (weight === 1 ? bucketRate(source, le, window) : `${promNumber(weight)} * ${bucketRate(source, le, window)}`))
+    .map(({ le, weight }) =>
+      weight === 1 ? bucketRate(source, le, window) : `${promNumber(weight)} * ${bucketRate(source, le, window)}`,
+    )
     .join(" + ");
 }
 

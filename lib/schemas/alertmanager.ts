@@ -12,7 +12,10 @@ const MAX_ENTRIES = 64;
 const stringMap = (what: string, maxValue: number) => {
   const record = z.record(
     z.string(),
-    storable(z.string({ error: `${what} values are text` }).max(maxValue, `${what} values are at most ${maxValue} characters`), `${what} value`),
+    storable(
+      z.string({ error: `${what} values are text` }).max(maxValue, `${what} values are at most ${maxValue} characters`),
+      `${what} value`,
+    ),
     { error: `${what} are an object of name to text` },
   );
   return z.preprocess<unknown, typeof record, Record<string, string>>((value, ctx) => {
@@ -22,7 +25,12 @@ const stringMap = (what: string, maxValue: number) => {
         ctx.addIssue({ code: "custom", message: `At most ${MAX_ENTRIES} ${what.toLowerCase()}`, input: value });
       for (const name of names)
         if (!NAME.test(name) || name.startsWith("__"))
-          ctx.addIssue({ code: "custom", path: [name], message: `${JSON.stringify(name)} is not a label name`, input: value });
+          ctx.addIssue({
+            code: "custom",
+            path: [name],
+            message: `${JSON.stringify(name)} is not a label name`,
+            input: value,
+          });
     }
     return value;
   }, record);
@@ -37,7 +45,10 @@ const alertSchema = z.object({
   startsAt: timestamp,
   endsAt: timestamp.optional(),
   generatorURL: z.string().max(4000).optional(),
-  fingerprint: z.string().regex(/^[0-9a-f]{0,64}$/, "fingerprint is hexadecimal").default(""),
+  fingerprint: z
+    .string()
+    .regex(/^[0-9a-f]{0,64}$/, "fingerprint is hexadecimal")
+    .default(""),
 });
 
 export const alertmanagerWebhookSchema = z.object({

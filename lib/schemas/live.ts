@@ -105,7 +105,11 @@ function checkSloFields(slo: SloFieldsOutput, ctx: z.RefinementCtx) {
     ctx.addIssue({ code: "custom", path: ["calendarUnit"], message: "A calendar window is a week or a month" });
   if (slo.budgetingMethod === "timeslices") {
     if (slo.timesliceMinutes === null)
-      ctx.addIssue({ code: "custom", path: ["timesliceMinutes"], message: "Timeslices need a slice length in minutes" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["timesliceMinutes"],
+        message: "Timeslices need a slice length in minutes",
+      });
     if (slo.timesliceTarget === null)
       ctx.addIssue({
         code: "custom",

@@ -62,7 +62,10 @@ type PrometheusAlerts = {
 };
 
 const alertsQuerySchema = z.object({
-  service: z.string().regex(/^[a-z0-9-]{1,64}$/, "service is a service slug").optional(),
+  service: z
+    .string()
+    .regex(/^[a-z0-9-]{1,64}$/, "service is a service slug")
+    .optional(),
 });
 
 export async function getAlerts({
@@ -77,25 +80,33 @@ export async function getAlerts({
   const { service } = parseInput(alertsQuerySchema, query, "The query");
   if (service) await getServiceOrThrow({ db, slug: service });
   if (!prom)
-    return { source: "prometheus", rulesLoaded: false, alerts: [], error: "Prometheus is not configured: set PROMETHEUS_URL." };
+    return {
+      source: "prometheus",
+      rulesLoaded: false,
+      alerts: [],
+      error: "Prometheus is not configured: set PROMETHEUS_URL.",
+    };
   const [result, rules] = await Promise.all([prom.get<PrometheusAlerts>("/api/v1/alerts"), loadedRules(prom)]);
   const prefix = service ? `${RULE_PREFIX}/${service}/` : `${RULE_PREFIX}/`;
   const rulesLoaded = [...rules.groups].some((name) => name.startsWith(prefix));
   if (result.status !== "success")
-    return { source: "prometheus", rulesLoaded, alerts: [], error: `Prometheus alerts could not be read: ${result.error}` };
+    return {
+      source: "prometheus",
+      rulesLoaded,
+      alerts: [],
+      error: `Prometheus alerts could not be read: ${result.error}`,
+    };
   const alerts = (result.data.alerts ?? [])
     .filter((a) => (ALERT_NAMES as readonly string[]).includes(a.labels.alertname ?? ""))
     .filter((a) => !service || a.labels.service === service)
-    .map(
-      (a): ActiveAlert => ({
-        name: a.labels.alertname!,
-        state: a.state === "firing" ? "firing" : "pending",
-        labels: a.labels,
-        annotations: a.annotations,
-        activeAt: a.activeAt,
-        value: Number(a.value),
-      }),
-    )
+    .map((a): ActiveAlert => ({
+      name: a.labels.alertname!,
+      state: a.state === "firing" ? "firing" : "pending",
+      labels: a.labels,
+      annotations: a.annotations,
+      activeAt: a.activeAt,
+      value: Number(a.value),
+    }))
     .sort((a, b) => (a.state === b.state ? a.activeAt.localeCompare(b.activeAt) : a.state === "firing" ? -1 : 1));
   return { source: "prometheus", rulesLoaded, alerts, error: null };
 }
@@ -162,7 +173,10 @@ export async function receiveAlertmanagerWebhook({
 }
 
 const notificationsQuerySchema = z.object({
-  service: z.string().regex(/^[a-z0-9-]{1,64}$/, "service is a service slug").optional(),
+  service: z
+    .string()
+    .regex(/^[a-z0-9-]{1,64}$/, "service is a service slug")
+    .optional(),
   limit: z.coerce.number().int().min(1, "limit must be at least 1").max(200, "limit must be at most 200").default(50),
   before: z.iso.datetime({ offset: true, error: "before is an RFC 3339 timestamp" }).optional(),
 });

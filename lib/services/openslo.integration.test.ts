@@ -82,7 +82,10 @@ ${sloYaml(service)}`;
       source: { preset: "custom", metric: "llm_request_ttft_seconds", matchers: { service: "chat" } },
     });
     // The same file again changes nothing: "apply" semantics for files kept in Git.
-    expect((await importOpenSlo({ db, actor, text })).imported.map((i) => i.action)).toEqual(["unchanged", "unchanged"]);
+    expect((await importOpenSlo({ db, actor, text })).imported.map((i) => i.action)).toEqual([
+      "unchanged",
+      "unchanged",
+    ]);
   });
 
   it("is all or nothing, and names every document and path it cannot import", async () => {
@@ -113,7 +116,11 @@ ${sloYaml(service)}`;
   it("exports SLOs that import back the same, timeslices and calendar windows included", async () => {
     const service = slug();
     await createService({ db, actor, input: { slug: service, name: "Chat" } });
-    const source = { preset: "generic", metric: "llm_request_ttft_seconds", matchers: { service: "chat", model: 'a "b"' } };
+    const source = {
+      preset: "generic",
+      metric: "llm_request_ttft_seconds",
+      matchers: { service: "chat", model: 'a "b"' },
+    };
     const definitions = [
       { name: "TTFT under 700 ms", source, thresholdMs: 700, objective: 0.99, thresholdMode: "interpolate" },
       {
@@ -130,7 +137,7 @@ ${sloYaml(service)}`;
       },
       { name: "Weekly", source, thresholdMs: 1000, objective: 0.9, windowDays: 7 },
     ];
-    const created = [];
+    const created: Awaited<ReturnType<typeof createSlo>>[] = [];
     for (const input of definitions) created.push(await createSlo({ db, actor, slug: service, input }));
     const { text } = await exportOpenSlo({ db, slug: service });
     const docs = parseAllDocuments(text).map((d) => d.toJS() as { kind: string; spec: { budgetingMethod?: string } });
@@ -140,7 +147,8 @@ ${sloYaml(service)}`;
     for (const slo of created) await deleteSlo({ db, actor, slug: service, id: slo.id });
     const { imported } = await importOpenSlo({ db, actor, text });
     expect(imported.filter((i) => i.kind === "SLO").map((i) => i.action)).toEqual(["created", "created", "created"]);
-    const definition = ({ id: _i, version: _v, updatedAt: _u, updatedBy: _b, ...rest }: (typeof created)[number]) => rest;
+    const definition = ({ id: _i, version: _v, updatedAt: _u, updatedBy: _b, ...rest }: (typeof created)[number]) =>
+      rest;
     const back = await getSloStatuses({ db, prom: null, slug: service });
     expect(back.map((row) => row.name).sort()).toEqual(created.map((c) => c.name).sort());
     for (const original of created) {
@@ -155,7 +163,12 @@ ${sloYaml(service)}`;
 
   it("bounds YAML aliases (no billion laughs) and the number of documents", async () => {
     const laughs = ["a: &a [x, x, x, x, x, x, x, x, x, x]"];
-    for (let i = 1; i < 9; i++) laughs.push(`${"abcdefghij"[i]}: &${"abcdefghij"[i]} [${Array(10).fill(`*${"abcdefghij"[i - 1]}`).join(", ")}]`);
+    for (let i = 1; i < 9; i++)
+      laughs.push(
+        `${"abcdefghij"[i]}: &${"abcdefghij"[i]} [${Array(10)
+          .fill(`*${"abcdefghij"[i - 1]}`)
+          .join(", ")}]`,
+      );
     const bomb = await rejection(importOpenSlo({ db, actor, text: `${laughs.join("\n")}\nkind: SLO\n` }));
     expect(bomb.code).toBe("VALIDATION_FAILED");
     expect(bomb.fields!["docs[0]"]).toMatch(/cannot be read: .*alias/i);

@@ -33,7 +33,12 @@ const ANNOTATION = {
 type Json = unknown;
 type Problems = Record<string, string>;
 
-export type Imported = { kind: "Service" | "SLO"; name: string; service: string; action: "created" | "updated" | "unchanged" };
+export type Imported = {
+  kind: "Service" | "SLO";
+  name: string;
+  service: string;
+  action: "created" | "updated" | "unchanged";
+};
 
 /** A small typed walk over an untyped document that records what is wrong and where. */
 class Reader {
@@ -91,12 +96,16 @@ function readGood(reader: Reader): { source: Omit<MetricSource, "preset">; thres
   const q = reader.at("metricSource").at("spec").at("query");
   if (!parsed.ok) return q.fail(`cannot be imported: ${parsed.reason}`);
   const { metric, matchers } = parsed.selector;
-  if (!metric.endsWith("_bucket")) return q.fail(`selects ${metric}; the good query must select a histogram's _bucket series`);
+  if (!metric.endsWith("_bucket"))
+    return q.fail(`selects ${metric}; the good query must select a histogram's _bucket series`);
   const { le, ...rest } = matchers;
   if (le === undefined) return q.fail('names no le="…" bucket: the bucket at the threshold counts the good requests');
   const bound = parseLe(le);
   if (!Number.isFinite(bound) || bound <= 0) return q.fail(`le="${le}" is not a finite bucket bound above 0`);
-  return { source: { metric: metric.slice(0, -"_bucket".length), matchers: rest }, thresholdMs: Number((bound * 1000).toPrecision(12)) };
+  return {
+    source: { metric: metric.slice(0, -"_bucket".length), matchers: rest },
+    thresholdMs: Number((bound * 1000).toPrecision(12)),
+  };
 }
 
 function readTotal(reader: Reader, good: Omit<MetricSource, "preset">): boolean {
@@ -153,7 +162,9 @@ function readWindow(reader: Reader): Partial<SloInput> | null {
 function readSlo(doc: Reader): Candidate | null {
   const problemsBefore = Object.keys(doc.problems).length;
   const spec = doc.at("spec");
-  const name = doc.at("metadata").at("displayName").string({ optional: true, max: 120 }) ?? doc.at("metadata").at("name").string({ max: 120 });
+  const name =
+    doc.at("metadata").at("displayName").string({ optional: true, max: 120 }) ??
+    doc.at("metadata").at("name").string({ max: 120 });
   const service = spec.at("service").string({ max: 64 });
   if (spec.at("indicatorRef").has())
     spec.at("indicatorRef").fail("indicatorRef is not supported: put the indicator inline in the SLO");
@@ -219,7 +230,8 @@ function readSlo(doc: Reader): Candidate | null {
     ...slices,
   });
   if (!result.success) {
-    for (const [field, message] of Object.entries(fieldErrors(result.error))) doc.problems[`${doc.path}.spec (${field})`] ??= message;
+    for (const [field, message] of Object.entries(fieldErrors(result.error)))
+      doc.problems[`${doc.path}.spec (${field})`] ??= message;
     return null;
   }
   return { kind: "SLO", path: doc.path, service, slo: result.data };
@@ -292,7 +304,15 @@ function sameSlo(row: SloRow, slo: SloInput): boolean {
   return keys.every((key) => canonical(row[key as keyof SloRow]) === canonical(slo[key]));
 }
 
-export async function importOpenSlo({ db, actor, text }: { db: Db; actor: Actor; text: string }): Promise<{ imported: Imported[] }> {
+export async function importOpenSlo({
+  db,
+  actor,
+  text,
+}: {
+  db: Db;
+  actor: Actor;
+  text: string;
+}): Promise<{ imported: Imported[] }> {
   const { candidates, problems } = readOpenSlo(text);
   const services = new Map<string, Extract<Candidate, { kind: "Service" }>>();
   for (const c of candidates) if (c.kind === "Service") services.set(c.slug, c);
@@ -314,7 +334,9 @@ export async function importOpenSlo({ db, actor, text }: { db: Db; actor: Actor;
     const documents = new Set(Object.keys(problems).map((p) => p.match(/^docs\[\d+\]/)?.[0] ?? p));
     throw new AppError(
       "VALIDATION_FAILED",
-      `Nothing was imported: ${documents.size} document${documents.size === 1 ? "" : "s"} cannot be imported. ${Object.entries(problems)
+      `Nothing was imported: ${documents.size} document${documents.size === 1 ? "" : "s"} cannot be imported. ${Object.entries(
+        problems,
+      )
         .slice(0, 3)
         .map(([path, message]) => `${path}: ${message}`)
         .join("; ")}`,
@@ -431,7 +453,13 @@ function sloDocument(slug: string, slo: SloRow, taken: Set<string>) {
   };
 }
 
-export async function exportOpenSlo({ db, slug }: { db: Db; slug: string }): Promise<{ text: string; filename: string }> {
+export async function exportOpenSlo({
+  db,
+  slug,
+}: {
+  db: Db;
+  slug: string;
+}): Promise<{ text: string; filename: string }> {
   const service = await getServiceOrThrow({ db, slug });
   const slos = await listSloRows(db, service.id);
   const taken = new Set<string>();

@@ -109,7 +109,9 @@ export function syncRulesFile({ db, prom }: { db: Db; prom: CoalescingClient | n
   const start = (): Promise<void> => {
     const running = write()
       .catch((error: unknown) => {
-        console.error(`Could not write the rule file ${LB_RULES_FILE}: ${error instanceof Error ? error.message : error}`);
+        console.error(
+          `Could not write the rule file ${LB_RULES_FILE}: ${error instanceof Error ? error.message : error}`,
+        );
       })
       .finally(() => {
         if (syncState.running === running) syncState.running = null;

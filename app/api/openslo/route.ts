@@ -7,5 +7,7 @@ export const dynamic = "force-dynamic";
 
 /** Imports OpenSLO v1 Service and SLO documents (one or many, as YAML): all of them or none. */
 export const POST = route(async (request) =>
-  json(await importOpenSlo({ db: runtime().db, actor: currentActor(), text: await readYaml(request) }), { status: 201 }),
+  json(await importOpenSlo({ db: runtime().db, actor: currentActor(), text: await readYaml(request) }), {
+    status: 201,
+  }),
 );

@@ -5,4 +5,6 @@ import { runtime } from "@/lib/services/runtime";
 export const dynamic = "force-dynamic";
 
 /** Notifications received from Alertmanager, newest first. */
-export const GET = route(async (request) => json(await listNotifications({ db: runtime().db, query: queryOf(request) })));
+export const GET = route(async (request) =>
+  json(await listNotifications({ db: runtime().db, query: queryOf(request) })),
+);

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { SloForm } from "@/components/slo/slo-form";
 import { SloList } from "@/components/slo/slo-list";
+import { SloToolbar } from "@/components/slo/slo-toolbar";
 import { orNotFound } from "@/lib/services/pages";
 import { runtime } from "@/lib/services/runtime";
 import { getServiceOrThrow } from "@/lib/services/services";
@@ -21,6 +22,7 @@ export default async function SlosPage({ params }: Props) {
   );
   return (
     <div className="space-y-4">
+      <SloToolbar slug={slug} />
       <SloList slug={slug} initial={slos} />
       <SloForm slug={slug} defaultSource={service.budget.endToEndSource ?? null} />
     </div>

@@ -1,0 +1,131 @@
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { parse, stringify } from "yaml";
+import { createDb } from "@/lib/db/create";
+import { EMBEDDED_POOL_SIZE } from "@/lib/db/embedded";
+import { evaluateSlo } from "@/lib/domain/slo";
+import { fetchBucketIncreases } from "@/lib/prometheus/buckets";
+import { createPrometheusClient } from "@/lib/prometheus/client";
+import { coalesce } from "@/lib/prometheus/coalesce";
+import { startBackfilledPrometheus } from "@/scripts/stack/backfill";
+import type { PrometheusServer } from "@/scripts/stack/prometheus";
+import { getRulesFile } from "./rules";
+import { createService } from "./services";
+import { createSlo, getSloStatuses } from "./slos";
+
+// Eight days of history in a real Prometheus (promtool backfill), with the generated recording
+// rules backfilled over it and loaded: long windows read from recorded series must agree with raw
+// buckets, and timeslices and calendar periods must give the hand-computed answers.
+
+const db = createDb(inject("databaseUrl"), EMBEDDED_POOL_SIZE);
+const actor = { name: "test" };
+const slug = `lw-${randomUUID().slice(0, 8)}`;
+const MINUTE = 60;
+const end = Math.floor(Date.now() / 1000 / MINUTE) * MINUTE - MINUTE;
+const start = end - 8 * 86400;
+// Six slow hours two days ago, on hour boundaries: half the requests over 500 ms instead of 1 in 60.
+const slowFrom = Math.floor((end - 2 * 86400) / 3600) * 3600;
+const slowTo = slowFrom + 6 * 3600;
+const source = { preset: "custom", metric: "lw_latency_seconds", matchers: { service: slug } };
+let prometheus: PrometheusServer;
+
+const share = (bound: number, t: number) => {
+  const slow = t > slowFrom && t <= slowTo;
+  if (bound >= 1) return 1;
+  if (bound >= 0.5) return slow ? 0.5 : 59 / 60;
+  return slow ? 0.2 : 0.6;
+};
+
+async function slo(input: Record<string, unknown>) {
+  return createSlo({ db, actor, slug, input: { source, thresholdMs: 500, objective: 0.99, ...input } });
+}
+
+beforeAll(async () => {
+  await createService({ db, actor, input: { slug, name: "Long windows", stages: [] } });
+  await slo({ name: "Seven days", windowDays: 7 });
+  await slo({
+    name: "Hourly slices",
+    windowDays: 7,
+    budgetingMethod: "timeslices",
+    timesliceMinutes: 60,
+    timesliceTarget: 0.95,
+  });
+  await slo({ name: "This week", windowKind: "calendar", calendarUnit: "week", timeZone: "UTC" });
+  const dir = mkdtempSync(join(tmpdir(), "lb-long-"));
+  const { text } = await getRulesFile({ db, prom: null, slug, dashboardUrl: "http://lb.test" });
+  writeFileSync(join(dir, "rules.yaml"), text);
+  // promtool backfills only rules over raw series: the 5-minute good and total rates.
+  const groups = (parse(text) as { groups: { name: string; rules: { record?: string }[] }[] }).groups.map((g) => ({
+    ...g,
+    rules: g.rules.filter((r) => /^latency_budgets:slo_(good|total):rate5m$/.test(r.record ?? "")),
+  }));
+  writeFileSync(join(dir, "recording.yaml"), stringify({ groups: groups.filter((g) => g.rules.length) }));
+  prometheus = await startBackfilledPrometheus({
+    dir: join(dir, "prometheus"),
+    histograms: [
+      {
+        metric: "lw_latency_seconds",
+        bounds: [0.25, 0.5, 1, 2.5],
+        instances: [{ service: slug, instance: "a" }],
+        requestsPerStep: 60,
+        shareUnder: share,
+      },
+    ],
+    range: { start, end, stepSeconds: MINUTE },
+    recordingRules: join(dir, "recording.yaml"),
+    ruleFiles: [join(dir, "rules.yaml")],
+    evaluationInterval: "1m",
+  });
+}, 180_000);
+
+afterAll(async () => {
+  await prometheus?.close();
+  await db.$disconnect();
+});
+
+describe("long windows against a backfilled Prometheus", () => {
+  it("a 7-day SLO reads the recorded series, within 0.1 % of the raw answer", async () => {
+    const prom = coalesce(createPrometheusClient(prometheus.url, { timeoutMs: 20_000 }));
+    const statuses = await getSloStatuses({ db, prom, slug, query: { window: "7d" }, now: end });
+    const seven = statuses.find((s) => s.name === "Seven days")!;
+    expect(seven.dataPath.kind, seven.dataPath.note).toBe("recorded");
+    const raw = await fetchBucketIncreases(prom, source, { windows: ["7d"], time: end });
+    expect(raw.status).toBe("success");
+    const rawAttainment = evaluateSlo(seven, "7d", raw.status === "success" ? raw.groups : new Map())!.attainment!;
+    // By hand: 10,080 minutes × 60 requests; 1 in 60 slow except 360 minutes at 30 in 60.
+    const expected = 1 - (360 * 30 + (10_080 - 360) * 1) / (10_080 * 60);
+    expect(rawAttainment).toBeCloseTo(expected, 3);
+    expect(Math.abs(seven.attainment! - rawAttainment)).toBeLessThan(0.001);
+    expect(seven.total).toBeGreaterThan(0.99 * 10_080 * 60);
+  });
+
+  it("timeslices count the six slow hours as six bad slices of 168", async () => {
+    const prom = coalesce(createPrometheusClient(prometheus.url, { timeoutMs: 20_000 }));
+    const statuses = await getSloStatuses({ db, prom, slug, now: end });
+    const slices = statuses.find((s) => s.name === "Hourly slices")!;
+    expect(slices.unit).toBe("slices");
+    expect(slices.error).toBeNull();
+    expect([168, 169]).toContain(slices.total);
+    expect(slices.good).toBe(slices.total! - 6);
+    expect(slices.attainment).toBeCloseTo((slices.total! - 6) / slices.total!, 9);
+  });
+
+  it("a calendar week counts from Monday 00:00 in its zone", async () => {
+    const prom = coalesce(createPrometheusClient(prometheus.url, { timeoutMs: 20_000 }));
+    const statuses = await getSloStatuses({ db, prom, slug, now: end });
+    const week = statuses.find((s) => s.name === "This week")!;
+    const monday = new Date(end * 1000);
+    monday.setUTCHours(0, 0, 0, 0);
+    monday.setUTCDate(monday.getUTCDate() - ((monday.getUTCDay() + 6) % 7));
+    expect(week.window).toBe("period");
+    expect(week.periodStart).toBe(monday.toISOString());
+    expect(week.windowDays).toBe(7);
+    const minutes = Math.floor((end - monday.getTime() / 1000) / 60);
+    if (minutes < 30) return; // just after midnight on a Monday: too few requests to compare
+    expect(week.total! / (minutes * 60)).toBeGreaterThan(0.98);
+    expect(week.total! / (minutes * 60)).toBeLessThan(1.02);
+  });
+});

@@ -1,0 +1,146 @@
+import { execFile } from "node:child_process";
+import { createWriteStream, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { startPrometheus, type PrometheusServer } from "./prometheus";
+
+// A Prometheus with history: synthetic histogram data written as OpenMetrics and turned into TSDB
+// blocks by promtool (create-blocks-from openmetrics), then recording rules evaluated over that
+// history by promtool (create-blocks-from rules), then Prometheus restarted with the rules loaded.
+// The long-window tests and the benchmark use it; nothing here is a stand-in for Prometheus.
+
+const run = promisify(execFile);
+export const PROMTOOL_BIN = process.env.PROMTOOL_BIN ?? "/usr/bin/promtool";
+
+export type SyntheticHistogram = {
+  metric: string;
+  /** Upper bounds in seconds, without +Inf. */
+  bounds: number[];
+  /** One label set per instance; each gets its own _bucket, _count and _sum series. */
+  instances: Record<string, string>[];
+  /** Requests per instance per step, and the share of them under each bound at time t (seconds). */
+  requestsPerStep: number;
+  shareUnder: (bound: number, t: number) => number;
+};
+
+function labels(set: Record<string, string>): string {
+  return Object.entries(set)
+    .map(([k, v]) => `${k}="${v.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`)
+    .join(",");
+}
+
+/** OpenMetrics text for the histograms, one series after another, oldest sample first. */
+export async function writeOpenMetrics(
+  file: string,
+  histograms: SyntheticHistogram[],
+  range: { start: number; end: number; stepSeconds: number },
+): Promise<number> {
+  const out = createWriteStream(file);
+  let samples = 0;
+  const write = (text: string) =>
+    out.write(text) ? Promise.resolve() : new Promise<void>((resolve) => out.once("drain", () => resolve()));
+  for (const h of histograms) {
+    await write(`# TYPE ${h.metric} histogram\n`);
+    for (const instance of h.instances) {
+      const les = [...h.bounds.map(String), "+Inf"];
+      const series: { name: string; value: (t: number, n: number) => number }[] = [
+        ...les.map((le, i) => ({
+          name: `${h.metric}_bucket{${labels({ ...instance, le })}}`,
+          value: (t: number, n: number) => (i < h.bounds.length ? Math.round(n * h.shareUnder(h.bounds[i]!, t)) : n),
+        })),
+        { name: `${h.metric}_count{${labels(instance)}}`, value: (_t: number, n: number) => n },
+        { name: `${h.metric}_sum{${labels(instance)}}`, value: (_t: number, n: number) => n * 0.3 },
+      ];
+      // Cumulative counters: the increase in each step is requestsPerStep split by the share at t.
+      for (const s of series) {
+        let lines = "";
+        let value = 0;
+        for (let t = range.start; t <= range.end; t += range.stepSeconds) {
+          value += s.value(t, h.requestsPerStep);
+          lines += `${s.name} ${Number(value.toFixed(3))} ${t}\n`;
+          samples++;
+          if (lines.length > 1 << 20) {
+            await write(lines);
+            lines = "";
+          }
+        }
+        await write(lines);
+      }
+    }
+  }
+  await write("# EOF\n");
+  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+  return samples;
+}
+
+async function moveBlocks(from: string, to: string): Promise<number> {
+  let moved = 0;
+  for (const name of readdirSync(from)) {
+    if (!/^[0-9A-Z]{26}$/.test(name)) continue;
+    renameSync(join(from, name), join(to, name));
+    moved++;
+  }
+  return moved;
+}
+
+/**
+ * A Prometheus whose storage holds the synthetic history and, when `recordingRules` is given, the
+ * recorded series of those rules over the same history; it runs with `ruleFiles` loaded.
+ */
+export async function startBackfilledPrometheus(options: {
+  dir: string;
+  histograms: SyntheticHistogram[];
+  range: { start: number; end: number; stepSeconds: number };
+  /** Rule file whose recording rules are backfilled (only rules over raw series: promtool's limit). */
+  recordingRules?: string;
+  /** Rule files loaded by the running Prometheus. */
+  ruleFiles?: string[];
+  evaluationInterval?: string;
+  log?: (line: string) => void;
+}): Promise<PrometheusServer & { samples: number }> {
+  const log = options.log ?? (() => {});
+  const data = join(options.dir, "data");
+  rmSync(options.dir, { recursive: true, force: true });
+  mkdirSync(data, { recursive: true });
+  const input = join(options.dir, "input.om");
+  const samples = await writeOpenMetrics(input, options.histograms, options.range);
+  log(`wrote ${samples.toLocaleString("en-US")} samples as OpenMetrics`);
+  await run(PROMTOOL_BIN, ["tsdb", "create-blocks-from", "openmetrics", "--quiet", input, data], {
+    maxBuffer: 64 << 20,
+  });
+  rmSync(input);
+  log("created TSDB blocks from them");
+  const common = {
+    targets: [] as string[],
+    dataDir: options.dir,
+    retention: "60d",
+    evaluationInterval: options.evaluationInterval ?? "1m",
+  };
+  if (options.recordingRules) {
+    const raw = await startPrometheus(common);
+    const recorded = join(options.dir, "recorded");
+    try {
+      await run(
+        PROMTOOL_BIN,
+        [
+          "tsdb",
+          "create-blocks-from",
+          "rules",
+          "--quiet",
+          `--url=${raw.url}`,
+          `--start=${options.range.start}`,
+          `--end=${options.range.end}`,
+          `--output-dir=${recorded}`,
+          `--eval-interval=${options.evaluationInterval ?? "1m"}`,
+          options.recordingRules,
+        ],
+        { maxBuffer: 64 << 20 },
+      );
+    } finally {
+      await raw.close();
+    }
+    log(`backfilled the recording rules: ${await moveBlocks(recorded, data)} blocks`);
+  }
+  const server = await startPrometheus({ ...common, ruleFiles: options.ruleFiles });
+  return { ...server, samples };
+}

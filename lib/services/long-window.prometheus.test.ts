@@ -94,7 +94,11 @@ describe("long windows against a backfilled Prometheus", () => {
     expect(seven.dataPath.kind, seven.dataPath.note).toBe("recorded");
     const raw = await fetchBucketIncreases(prom, source, { windows: ["7d"], time: end });
     expect(raw.status).toBe("success");
-    const rawAttainment = evaluateSlo(seven, "7d", raw.status === "success" ? raw.groups : new Map())!.attainment!;
+    const rawAttainment = evaluateSlo(
+      { ...seven, thresholdMode: seven.thresholdPreference },
+      "7d",
+      raw.status === "success" ? raw.groups : new Map(),
+    )!.attainment!;
     // By hand: 10,080 minutes × 60 requests; 1 in 60 slow except 360 minutes at 30 in 60.
     const expected = 1 - (360 * 30 + (10_080 - 360) * 1) / (10_080 * 60);
     expect(rawAttainment).toBeCloseTo(expected, 3);

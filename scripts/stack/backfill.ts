@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
 import { createWriteStream, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { startPrometheus, type PrometheusServer } from "./prometheus";
@@ -29,48 +30,75 @@ function labels(set: Record<string, string>): string {
     .join(",");
 }
 
-/** OpenMetrics text for the histograms, one series after another, oldest sample first. */
+/** promtool cuts blocks on 2-hour boundaries and reads its whole input once per block. */
+const BLOCK_SECONDS = 7200;
+
+type Series = { name: string; value: (t: number, n: number) => number };
+
+function seriesOf(h: SyntheticHistogram): Series[][] {
+  return h.instances.map((instance) => [
+    ...[...h.bounds.map(String), "+Inf"].map((le, i) => ({
+      name: `${h.metric}_bucket{${labels({ ...instance, le })}}`,
+      value: (t: number, n: number) => (i < h.bounds.length ? Math.round(n * h.shareUnder(h.bounds[i]!, t)) : n),
+    })),
+    { name: `${h.metric}_count{${labels(instance)}}`, value: (_t: number, n: number) => n },
+    { name: `${h.metric}_sum{${labels(instance)}}`, value: (_t: number, n: number) => n * 0.3 },
+  ]);
+}
+
+/**
+ * OpenMetrics text for the histograms, one file per 2-hour block (so promtool's per-block passes
+ * each read only their own block), series after series, oldest sample first. Counters are
+ * cumulative across files. Returns the files and the number of samples.
+ */
 export async function writeOpenMetrics(
-  file: string,
+  dir: string,
   histograms: SyntheticHistogram[],
   range: { start: number; end: number; stepSeconds: number },
-): Promise<number> {
-  const out = createWriteStream(file);
+): Promise<{ files: string[]; samples: number }> {
+  mkdirSync(dir, { recursive: true });
+  const all = histograms.map((h) => ({ h, series: seriesOf(h).flat() }));
+  const totals = all.map(({ series }) => series.map(() => 0));
+  const files: string[] = [];
   let samples = 0;
-  const write = (text: string) =>
-    out.write(text) ? Promise.resolve() : new Promise<void>((resolve) => out.once("drain", () => resolve()));
-  for (const h of histograms) {
-    await write(`# TYPE ${h.metric} histogram\n`);
-    for (const instance of h.instances) {
-      const les = [...h.bounds.map(String), "+Inf"];
-      const series: { name: string; value: (t: number, n: number) => number }[] = [
-        ...les.map((le, i) => ({
-          name: `${h.metric}_bucket{${labels({ ...instance, le })}}`,
-          value: (t: number, n: number) => (i < h.bounds.length ? Math.round(n * h.shareUnder(h.bounds[i]!, t)) : n),
-        })),
-        { name: `${h.metric}_count{${labels(instance)}}`, value: (_t: number, n: number) => n },
-        { name: `${h.metric}_sum{${labels(instance)}}`, value: (_t: number, n: number) => n * 0.3 },
-      ];
-      // Cumulative counters: the increase in each step is requestsPerStep split by the share at t.
-      for (const s of series) {
+  for (let from = range.start; from <= range.end;) {
+    const to = Math.min(range.end, (Math.floor(from / BLOCK_SECONDS) + 1) * BLOCK_SECONDS - range.stepSeconds);
+    const file = join(dir, `${String(files.length).padStart(5, "0")}.om`);
+    const out = createWriteStream(file);
+    const write = (text: string) =>
+      out.write(text) ? Promise.resolve() : new Promise<void>((resolve) => out.once("drain", () => resolve()));
+    for (const [hi, { h, series }] of all.entries()) {
+      await write(`# TYPE ${h.metric} histogram\n`);
+      for (const [si, s] of series.entries()) {
         let lines = "";
-        let value = 0;
-        for (let t = range.start; t <= range.end; t += range.stepSeconds) {
+        let value = totals[hi]![si]!;
+        for (let t = from; t <= to; t += range.stepSeconds) {
           value += s.value(t, h.requestsPerStep);
           lines += `${s.name} ${Number(value.toFixed(3))} ${t}\n`;
           samples++;
-          if (lines.length > 1 << 20) {
-            await write(lines);
-            lines = "";
-          }
         }
+        totals[hi]![si] = value;
         await write(lines);
       }
     }
+    await write("# EOF\n");
+    await new Promise<void>((resolve, reject) =>
+      out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+    );
+    files.push(file);
+    from = to + range.stepSeconds;
   }
-  await write("# EOF\n");
-  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
-  return samples;
+  return { files, samples };
+}
+
+/** Runs `work` over `items` with at most `limit` at a time. */
+async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }),
+  );
 }
 
 async function moveBlocks(from: string, to: string): Promise<number> {
@@ -102,13 +130,13 @@ export async function startBackfilledPrometheus(options: {
   const data = join(options.dir, "data");
   rmSync(options.dir, { recursive: true, force: true });
   mkdirSync(data, { recursive: true });
-  const input = join(options.dir, "input.om");
-  const samples = await writeOpenMetrics(input, options.histograms, options.range);
-  log(`wrote ${samples.toLocaleString("en-US")} samples as OpenMetrics`);
-  await run(PROMTOOL_BIN, ["tsdb", "create-blocks-from", "openmetrics", "--quiet", input, data], {
-    maxBuffer: 64 << 20,
-  });
-  rmSync(input);
+  const input = join(options.dir, "input");
+  const { files, samples } = await writeOpenMetrics(input, options.histograms, options.range);
+  log(`wrote ${samples.toLocaleString("en-US")} samples as OpenMetrics in ${files.length} files`);
+  await pool(files, Math.max(1, availableParallelism()), (file) =>
+    run(PROMTOOL_BIN, ["tsdb", "create-blocks-from", "openmetrics", "--quiet", file, data], { maxBuffer: 64 << 20 }),
+  );
+  rmSync(input, { recursive: true, force: true });
   log("created TSDB blocks from them");
   const common = {
     targets: [] as string[],

@@ -9,7 +9,7 @@ import { Button, Card, Select, TextInput, cx } from "@/components/ui/primitives"
 import { formatMs } from "@/lib/domain/format";
 import { queries, type WaterfallParams } from "@/lib/queries/resources";
 import type { WaterfallView as View } from "@/lib/services/waterfall";
-import { useServiceAlerts } from "@/components/alerts/alert-badges";
+import { AlertBadges, useServiceAlerts } from "@/components/alerts/alert-badges";
 import { ComponentTable } from "./component-table";
 import { toRows } from "./to-rows";
 
@@ -244,7 +244,13 @@ export function WaterfallView({
           </p>
         </Card>
         <Card>
-          <p className="text-xs text-slate-500">Measured end-to-end {key}</p>
+          <p className="text-xs text-slate-500">
+            Measured end-to-end {key}
+            <AlertBadges
+              label="end to end"
+              alerts={(alerts.data?.alerts ?? []).filter((a) => a.name === "EndToEndOverTarget")}
+            />
+          </p>
           <p className="text-2xl font-semibold tabular-nums" data-testid="measured-e2e">
             {view.measuredEndToEndMs === null
               ? "—"

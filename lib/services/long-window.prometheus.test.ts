@@ -3,14 +3,13 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { parse, stringify } from "yaml";
 import { createDb } from "@/lib/db/create";
 import { EMBEDDED_POOL_SIZE } from "@/lib/db/embedded";
 import { evaluateSlo } from "@/lib/domain/slo";
 import { fetchBucketIncreases } from "@/lib/prometheus/buckets";
 import { createPrometheusClient } from "@/lib/prometheus/client";
 import { coalesce } from "@/lib/prometheus/coalesce";
-import { startBackfilledPrometheus } from "@/scripts/stack/backfill";
+import { backfillRecordingRules, startBackfilledPrometheus } from "@/scripts/stack/backfill";
 import type { PrometheusServer } from "@/scripts/stack/prometheus";
 import { getRulesFile } from "./rules";
 import { createService } from "./services";
@@ -57,12 +56,7 @@ beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), "lb-long-"));
   const { text } = await getRulesFile({ db, prom: null, slug, dashboardUrl: "http://lb.test" });
   writeFileSync(join(dir, "rules.yaml"), text);
-  // promtool backfills only rules over raw series: the 5-minute good and total rates.
-  const groups = (parse(text) as { groups: { name: string; rules: { record?: string }[] }[] }).groups.map((g) => ({
-    ...g,
-    rules: g.rules.filter((r) => /^latency_budgets:slo_(good|total):rate5m$/.test(r.record ?? "")),
-  }));
-  writeFileSync(join(dir, "recording.yaml"), stringify({ groups: groups.filter((g) => g.rules.length) }));
+  writeFileSync(join(dir, "recording.yaml"), backfillRecordingRules(text));
   prometheus = await startBackfilledPrometheus({
     dir: join(dir, "prometheus"),
     histograms: [

@@ -1,10 +1,11 @@
 import "server-only";
-import { finiteBounds } from "@/lib/domain/histogram";
+import { finiteBounds, parseLe } from "@/lib/domain/histogram";
 import {
   BURN_WINDOWS,
   alertStates,
   emptyBurnRates,
   evaluateSlo,
+  resolveThreshold,
   WINDOW_SECONDS,
   type AlertState,
   type BurnWindow,
@@ -180,7 +181,13 @@ async function timesliceStatus(
   return judged(base, slo, { good: result.values.get(`good:${view.duration}`) ?? 0, total }, ratios);
 }
 
-/** The long window from the generated recording rules: sums of recorded rates, not raw buckets. */
+/**
+ * The long window from the generated recording rules, without scanning it: whole days are tiled
+ * by the recorded 1-day rates at now, now − 1d, … (each read at one point, `last_over_time` over
+ * an hour so a recording interval up to an hour still lands), and a calendar period's part-day
+ * by the recorded 5-minute rates over that remainder. Σ rate × duration is the window's increase,
+ * the same ratio of sums the raw path computes.
+ */
 async function recordedStatus(
   prom: CoalescingClient,
   base: SloStatus,
@@ -191,43 +198,53 @@ async function recordedStatus(
   time: number,
 ): Promise<SloStatus | { fallback: string }> {
   const own = (name: string) => recordedSelector(name, slug, slo.name);
-  const w = view.duration;
+  const days = Math.floor(view.seconds / 86400);
+  const remainder = view.seconds - days * 86400;
   const parts: [string, string][] = BURN_WINDOWS.map((b) => [`ratio:${b}`, own(recordName.errorRatio(b))]);
   if (slo.budgetingMethod === "timeslices") {
-    parts.push([`share:${w}`, `avg_over_time(${own(recordName.sliceGood)}[${w}])`]);
-    parts.push([`n:${w}`, `count_over_time(${own(recordName.sliceGood)}[${w}])`]);
+    parts.push(["share", `avg_over_time(${own(recordName.sliceGood)}[${view.duration}])`]);
+    parts.push(["oldest", `count_over_time(${own(recordName.sliceGood)}[1h] offset ${view.seconds - 3600}s)`]);
   } else {
-    parts.push([`good:${w}`, `avg_over_time(${own(recordName.good("5m"))}[${w}])`]);
-    parts.push([`total:${w}`, `avg_over_time(${own(recordName.total("5m"))}[${w}])`]);
-    parts.push([`n:${w}`, `count_over_time(${own(recordName.total("5m"))}[${w}])`]);
+    for (let k = 0; k < days; k++) {
+      const at = k === 0 ? "" : ` offset ${k}d`;
+      parts.push([`good:${k}`, `last_over_time(${own(recordName.good("1d"))}[1h]${at})`]);
+      parts.push([`total:${k}`, `last_over_time(${own(recordName.total("1d"))}[1h]${at})`]);
+    }
+    if (remainder >= 60) {
+      const offset = days > 0 ? ` offset ${days}d` : "";
+      parts.push(["good:rest", `avg_over_time(${own(recordName.good("5m"))}[${remainder}s]${offset})`]);
+      parts.push(["total:rest", `avg_over_time(${own(recordName.total("5m"))}[${remainder}s]${offset})`]);
+    }
   }
   const result = await tagged(prom, parts, time);
   if (result.status !== "success") return { fallback: `the recorded series could not be read (${result.error})` };
-  const coverage = ((result.values.get(`n:${w}`) ?? 0) * interval) / view.seconds;
-  if (coverage < 0.95)
-    return {
-      fallback: `the recording rules' series cover ${(Math.min(1, coverage) * 100).toFixed(0)} % of the ${view.label} window so far`,
-    };
   const ratios = new Map<BurnWindow, number>();
   for (const b of BURN_WINDOWS) {
     const ratio = result.values.get(`ratio:${b}`);
     if (ratio !== undefined) ratios.set(b, ratio);
   }
-  const counts =
-    slo.budgetingMethod === "timeslices"
-      ? {
-          total: Math.round(view.seconds / 60 / slo.timesliceMinutes!),
-          good: (result.values.get(`share:${w}`) ?? 0) * Math.round(view.seconds / 60 / slo.timesliceMinutes!),
-        }
-      : {
-          good: (result.values.get(`good:${w}`) ?? 0) * view.seconds,
-          total: (result.values.get(`total:${w}`) ?? 0) * view.seconds,
-        };
+  let counts: { good: number; total: number };
+  if (slo.budgetingMethod === "timeslices") {
+    if (!result.values.get("oldest"))
+      return { fallback: `the recording rules' series do not reach back over the ${view.label} window yet` };
+    const slices = Math.round(view.seconds / 60 / slo.timesliceMinutes!);
+    counts = { total: slices, good: (result.values.get("share") ?? 0) * slices };
+  } else {
+    const present = Array.from({ length: days }, (_, k) => result.values.has(`total:${k}`)).filter(Boolean).length;
+    if (present < days || (remainder >= 60 && !result.values.has("total:rest")))
+      return {
+        fallback: `the recording rules' series cover ${present} of the ${days} days of the ${view.label} window so far`,
+      };
+    const sum = (kind: "good" | "total") =>
+      Array.from({ length: days }, (_, k) => result.values.get(`${kind}:${k}`)!).reduce((a, b) => a + b, 0) * 86400 +
+      (remainder >= 60 ? result.values.get(`${kind}:rest`)! * remainder : 0);
+    counts = { good: sum("good"), total: sum("total") };
+  }
   return {
     ...judged(base, slo, counts, ratios),
     dataPath: {
       kind: "recorded",
-      note: `Read from the recording rules' series (${recordName.good("5m")} and friends), evaluated every ${interval} s; counts are estimated from rates.`,
+      note: `Read from the recording rules' series (${slo.budgetingMethod === "timeslices" ? recordName.sliceGood : `${recordName.good("1d")} per day`}), evaluated every ${interval} s; counts are estimated from rates.`,
     },
   };
 }
@@ -242,11 +259,43 @@ async function statusOf(
   const view = viewWindow(slo, requested, time);
   const base = baseStatus(slo, view, prom ? null : "Prometheus is not configured: set PROMETHEUS_URL.");
   if (!prom) return base;
+  const rules = await loadedRules(prom);
+  const interval = rules.sloGroups.get(sloGroupName(slug, slo.name));
+  let note = rules.error
+    ? `Read from raw buckets: the rules API did not answer (${rules.error}).`
+    : "Read from raw buckets: this SLO's recording rules are not loaded in Prometheus (see Download rules).";
+  if (interval !== undefined && view.seconds > WINDOW_SECONDS["3d"]!) {
+    // The recorded path never scans raw buckets over the long window: the bounds come from one
+    // instant `count by (le)`, everything else from the recorded series.
+    const [le, recorded] = await Promise.all([
+      fetchLeValues(prom, slo.source, time),
+      recordedStatus(prom, base, slo, slug, view, interval, time),
+    ]);
+    const bounds =
+      le.status === "success"
+        ? le.le
+            .map(parseLe)
+            .filter(Number.isFinite)
+            .sort((a, b) => a - b)
+        : [];
+    if (bounds.length > 0) {
+      const resolution = resolveThreshold(slo.thresholdMs / 1000, bounds, slo.thresholdMode);
+      if (!("fallback" in recorded))
+        return {
+          ...recorded,
+          thresholdMode: resolution.mode,
+          countedBoundMs: resolution.boundSeconds * 1000,
+          bucketBoundsMs: bounds.map((b) => b * 1000),
+        };
+      note = `Read from raw buckets: ${recorded.fallback}.`;
+    } else {
+      note = `Read from raw buckets: the histogram's bucket bounds could not be read.`;
+    }
+  } else if (interval !== undefined) {
+    note = "Read from raw buckets: windows up to 3 days are cheap enough to read directly.";
+  }
   const windows = [view.duration, ...BURN_WINDOWS.filter((w) => w !== view.duration)];
-  const [result, rules] = await Promise.all([
-    fetchBucketIncreases(prom, slo.source, { windows, time }),
-    loadedRules(prom),
-  ]);
+  const result = await fetchBucketIncreases(prom, slo.source, { windows, time });
   if (result.status === "error") return { ...base, error: `Prometheus query failed: ${result.error}` };
   const evaluation = evaluateSlo(slo, view.duration, result.groups);
   if (!evaluation) return { ...base, error: `No data for ${slo.source.metric} over ${view.label}.` };
@@ -255,17 +304,6 @@ async function statusOf(
     countedBoundMs: evaluation.countedBoundMs,
     bucketBoundsMs: evaluation.bucketBoundsMs,
   };
-  const interval = rules.sloGroups.get(sloGroupName(slug, slo.name));
-  let note = rules.error
-    ? `Read from raw buckets: the rules API did not answer (${rules.error}).`
-    : "Read from raw buckets: this SLO's recording rules are not loaded in Prometheus (see Download rules).";
-  if (interval !== undefined && view.seconds > WINDOW_SECONDS["3d"]!) {
-    const recorded = await recordedStatus(prom, { ...base, ...thresholds }, slo, slug, view, interval, time);
-    if (!("fallback" in recorded)) return recorded;
-    note = `Read from raw buckets: ${recorded.fallback}.`;
-  } else if (interval !== undefined) {
-    note = "Read from raw buckets: windows up to 3 days are cheap enough to read directly.";
-  }
   const dataPath = { kind: "raw" as const, note };
   if (slo.budgetingMethod === "timeslices") {
     const le = await fetchLeValues(prom, slo.source, time);

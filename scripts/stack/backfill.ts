@@ -3,6 +3,7 @@ import { createWriteStream, mkdirSync, readdirSync, renameSync, rmSync } from "n
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { parse, stringify } from "yaml";
 import { startPrometheus, type PrometheusServer } from "./prometheus";
 
 // A Prometheus with history: synthetic histogram data written as OpenMetrics and turned into TSDB
@@ -99,6 +100,24 @@ async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<unk
       while (next < items.length) await work(items[next++]!);
     }),
   );
+}
+
+/**
+ * The recording rules the long-window path reads, for promtool to backfill: the 5-minute good and
+ * total rates every minute, the 1-day ones every hour (the app reads each day's rate with
+ * last_over_time over an hour, so hourly history is enough, and 24 × fewer 1-day evaluations keep
+ * the backfill fast). promtool cannot backfill rules that read other recorded series.
+ */
+export function backfillRecordingRules(ruleFile: string): string {
+  type Group = { name: string; rules: { record?: string }[] };
+  const groups = (parse(ruleFile) as { groups: Group[] }).groups;
+  const pick = (re: RegExp) => groups.flatMap((g) => g.rules.filter((r) => re.test(r.record ?? "")));
+  return stringify({
+    groups: [
+      { name: "rate5m", rules: pick(/^latency_budgets:slo_(good|total):rate5m$/) },
+      { name: "rate1d", interval: "1h", rules: pick(/^latency_budgets:slo_(good|total):rate1d$/) },
+    ].filter((g) => g.rules.length),
+  });
 }
 
 async function moveBlocks(from: string, to: string): Promise<number> {

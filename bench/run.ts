@@ -8,6 +8,7 @@ import { taggedBucketQuery } from "../lib/prometheus/promql";
 import { GROUP_LABEL } from "../lib/prometheus/buckets";
 import { createService } from "../lib/services/services";
 import { runExperimentBench } from "./experiments";
+import { runLongWindowBench } from "./long-window";
 import { runPlannerBench } from "./planner";
 import { startBenchStack } from "./stack";
 
@@ -211,6 +212,9 @@ for (const row of runPlannerBench()) report(row.name, row.value, row.target, row
 
 console.log("\nExperiment analysis (each measurement in a fresh process)…");
 for (const row of runExperimentBench()) report(row.name, row.value, row.target, row.met);
+
+console.log("\n28-day SLOs on a backfilled month (promtool; a few minutes)…");
+for (const row of await runLongWindowBench()) report(row.name, row.value, row.target, row.met);
 
 const missed = results.filter((r) => !r.met);
 console.log(

@@ -18,6 +18,7 @@ import { periodStart } from "@/lib/domain/calendar";
 import { fetchBucketIncreases, fetchLeValues, GROUP_LABEL } from "@/lib/prometheus/buckets";
 import { loadedRules, sloGroupName } from "@/lib/prometheus/loaded-rules";
 import { recordedSelector, recordName } from "@/lib/prometheus/rules";
+import { stringLiteral } from "@/lib/prometheus/promql";
 import { countThreshold, sliceGoodExpr, type CountedThreshold } from "@/lib/prometheus/sli";
 import type { CoalescingClient } from "@/lib/prometheus/coalesce";
 import { parseInput } from "@/lib/schemas/parse";
@@ -182,11 +183,12 @@ async function timesliceStatus(
 }
 
 /**
- * The long window from the generated recording rules, without scanning it: whole days are tiled
- * by the recorded 1-day rates at now, now − 1d, … (each read at one point, `last_over_time` over
- * an hour so a recording interval up to an hour still lands), and a calendar period's part-day
- * by the recorded 5-minute rates over that remainder. Σ rate × duration is the window's increase,
- * the same ratio of sums the raw path computes.
+ * The long window [a, b] from the generated recording rules, without scanning it: the whole days
+ * up to the last UTC midnight m are the recorded 1-day rates at D midnights (one subquery point
+ * per day; `last_over_time` over an hour so a recording interval up to an hour still lands), and
+ * the part-days on either side, [a, m − D days] and [m, b], are averages of the recorded 5-minute
+ * rates. Σ rate × duration is the increase over the window: the same ratio of sums the raw path
+ * computes, from a few hundred samples instead of a month of buckets.
  */
 async function recordedStatus(
   prom: CoalescingClient,
@@ -198,50 +200,64 @@ async function recordedStatus(
   time: number,
 ): Promise<SloStatus | { fallback: string }> {
   const own = (name: string) => recordedSelector(name, slug, slo.name);
-  const days = Math.floor(view.seconds / 86400);
-  const remainder = view.seconds - days * 86400;
-  const parts: [string, string][] = BURN_WINDOWS.map((b) => [`ratio:${b}`, own(recordName.errorRatio(b))]);
+  const DAY = 86400;
+  const midnight = Math.floor(time / DAY) * DAY;
+  const days = Math.max(0, Math.floor((midnight - (time - view.seconds)) / DAY));
+  const tail = time - midnight;
+  const head = midnight - days * DAY - (time - view.seconds);
+  // All burn windows' error ratios with one selector, keyed by the window in the name.
+  const ratios = `{__name__=~"${recordName.errorRatio("(?:5m|30m|1h|2h|6h|1d|3d)")}",service=${stringLiteral(slug)},slo=${stringLiteral(slo.name)}}`;
+  const query: string[] = [`label_replace(${ratios}, "${GROUP_LABEL}", "ratio:$1", "__name__", ".*:rate(.+)")`];
+  const part = (key: string, expr: string) => query.push(`label_replace(${expr}, "${GROUP_LABEL}", "${key}", "", "")`);
   if (slo.budgetingMethod === "timeslices") {
-    parts.push(["share", `avg_over_time(${own(recordName.sliceGood)}[${view.duration}])`]);
-    parts.push(["oldest", `count_over_time(${own(recordName.sliceGood)}[1h] offset ${view.seconds - 3600}s)`]);
+    part("share", `avg_over_time(${own(recordName.sliceGood)}[${view.duration}])`);
+    part("oldest", `count_over_time(${own(recordName.sliceGood)}[1h] offset ${view.seconds - 3600}s)`);
   } else {
-    for (let k = 0; k < days; k++) {
-      const at = k === 0 ? "" : ` offset ${k}d`;
-      parts.push([`good:${k}`, `last_over_time(${own(recordName.good("1d"))}[1h]${at})`]);
-      parts.push([`total:${k}`, `last_over_time(${own(recordName.total("1d"))}[1h]${at})`]);
+    for (const kind of ["good", "total"] as const) {
+      const name = kind === "good" ? recordName.good : recordName.total;
+      if (days > 0)
+        part(`${kind}:days`, `sum_over_time(last_over_time(${own(name("1d"))}[1h])[${days * DAY - 1}s:1d])`);
+      if (tail >= 60) part(`${kind}:tail`, `avg_over_time(${own(name("5m"))}[${tail}s])`);
+      if (head >= 60)
+        part(`${kind}:head`, `avg_over_time(${own(name("5m"))}[${head}s] offset ${time - (midnight - days * DAY)}s)`);
     }
-    if (remainder >= 60) {
-      const offset = days > 0 ? ` offset ${days}d` : "";
-      parts.push(["good:rest", `avg_over_time(${own(recordName.good("5m"))}[${remainder}s]${offset})`]);
-      parts.push(["total:rest", `avg_over_time(${own(recordName.total("5m"))}[${remainder}s]${offset})`]);
-    }
+    if (days > 0)
+      part("days", `count_over_time(last_over_time(${own(recordName.total("1d"))}[1h])[${days * DAY - 1}s:1d])`);
   }
-  const result = await tagged(prom, parts, time);
+  const result = await prom.query(query.join(" or "), time);
   if (result.status !== "success") return { fallback: `the recorded series could not be read (${result.error})` };
-  const ratios = new Map<BurnWindow, number>();
+  const values = new Map<string, number>();
+  for (const sample of result.samples) {
+    const key = sample.metric[GROUP_LABEL];
+    if (key !== undefined && Number.isFinite(sample.value)) values.set(key, sample.value);
+  }
+  const errorRatios = new Map<BurnWindow, number>();
   for (const b of BURN_WINDOWS) {
-    const ratio = result.values.get(`ratio:${b}`);
-    if (ratio !== undefined) ratios.set(b, ratio);
+    const ratio = values.get(`ratio:${b}`);
+    if (ratio !== undefined) errorRatios.set(b, ratio);
   }
   let counts: { good: number; total: number };
   if (slo.budgetingMethod === "timeslices") {
-    if (!result.values.get("oldest"))
+    if (!values.get("oldest"))
       return { fallback: `the recording rules' series do not reach back over the ${view.label} window yet` };
     const slices = Math.round(view.seconds / 60 / slo.timesliceMinutes!);
-    counts = { total: slices, good: (result.values.get("share") ?? 0) * slices };
+    counts = { total: slices, good: (values.get("share") ?? 0) * slices };
   } else {
-    const present = Array.from({ length: days }, (_, k) => result.values.has(`total:${k}`)).filter(Boolean).length;
-    if (present < days || (remainder >= 60 && !result.values.has("total:rest")))
+    const covered = values.get("days") ?? 0;
+    const missing =
+      covered < days || (tail >= 60 && !values.has("total:tail")) || (head >= 60 && !values.has("total:head"));
+    if (missing)
       return {
-        fallback: `the recording rules' series cover ${present} of the ${days} days of the ${view.label} window so far`,
+        fallback: `the recording rules' series cover ${covered} of the ${days} whole days of the ${view.label} window so far`,
       };
     const sum = (kind: "good" | "total") =>
-      Array.from({ length: days }, (_, k) => result.values.get(`${kind}:${k}`)!).reduce((a, b) => a + b, 0) * 86400 +
-      (remainder >= 60 ? result.values.get(`${kind}:rest`)! * remainder : 0);
+      (values.get(`${kind}:days`) ?? 0) * DAY +
+      (tail >= 60 ? (values.get(`${kind}:tail`) ?? 0) * tail : 0) +
+      (head >= 60 ? (values.get(`${kind}:head`) ?? 0) * head : 0);
     counts = { good: sum("good"), total: sum("total") };
   }
   return {
-    ...judged(base, slo, counts, ratios),
+    ...judged(base, slo, counts, errorRatios),
     dataPath: {
       kind: "recorded",
       note: `Read from the recording rules' series (${slo.budgetingMethod === "timeslices" ? recordName.sliceGood : `${recordName.good("1d")} per day`}), evaluated every ${interval} s; counts are estimated from rates.`,

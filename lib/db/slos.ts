@@ -1,28 +1,10 @@
 import "server-only";
 import type { Db } from "./client";
 import type { MetricSource } from "@/lib/domain/budget";
-import type { CalendarUnit } from "@/lib/domain/calendar";
+import type { SloSpec } from "@/lib/domain/slo";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
-export type SloRow = {
-  id: string;
-  name: string;
-  indicator: string;
-  source: MetricSource;
-  thresholdMs: number;
-  objective: number;
-  windowDays: number;
-  windowKind: "rolling" | "calendar";
-  calendarUnit: CalendarUnit | null;
-  timeZone: string;
-  thresholdMode: "snap" | "interpolate";
-  budgetingMethod: "occurrences" | "timeslices";
-  timesliceMinutes: number | null;
-  timesliceTarget: number | null;
-  version: number;
-  updatedAt: Date;
-  updatedBy: string;
-};
+export type SloRow = SloSpec & { id: string; version: number; updatedAt: Date; updatedBy: string };
 
 /** The client or an open transaction: SLO writes can join a larger all-or-nothing change. */
 type Client = Db | Prisma.TransactionClient;

@@ -1,3 +1,5 @@
+import type { MetricSource } from "./budget";
+import type { CalendarUnit } from "./calendar";
 import { countAtOrBelow, normaliseBuckets, type Bucket } from "./histogram";
 
 // SLO attainment, error budget and burn rates from histogram bucket increases. Always ratios of
@@ -122,6 +124,26 @@ export function alertStates(burnRates: Record<BurnWindow, number | null>, sloWin
     };
   });
 }
+
+/** Everything that defines an SLO, as stored and as exported to rules and OpenSLO. */
+export type SloSpec = {
+  name: string;
+  indicator: string;
+  /** The histogram the SLO counts. */
+  source: MetricSource;
+  thresholdMs: number;
+  objective: number;
+  /** Rolling: the window. Calendar: the nominal length its alert factors use (7 or 30). */
+  windowDays: number;
+  windowKind: "rolling" | "calendar";
+  calendarUnit: CalendarUnit | null;
+  timeZone: string;
+  /** When the threshold is not a bucket bound. */
+  thresholdMode: "snap" | "interpolate";
+  budgetingMethod: "occurrences" | "timeslices";
+  timesliceMinutes: number | null;
+  timesliceTarget: number | null;
+};
 
 export type SloDefinition = {
   thresholdMs: number;

@@ -2,7 +2,7 @@ import "server-only";
 import { stringify } from "yaml";
 import { percentileKeyOf, type BudgetDocument, type MetricSource } from "@/lib/domain/budget";
 import { formatMs, formatPercent } from "@/lib/domain/format";
-import { ALERT_RULES, BURN_WINDOWS, burnRateFactor } from "@/lib/domain/slo";
+import { ALERT_RULES, BURN_WINDOWS, burnRateFactor, type SloSpec } from "@/lib/domain/slo";
 import { assertDuration, bucketSelector, selector } from "./promql";
 import { goodRateExpr, promNumber, sliceGoodExpr, totalRateExpr, type CountedThreshold } from "./sli";
 
@@ -15,19 +15,7 @@ import { goodRateExpr, promNumber, sliceGoodExpr, totalRateExpr, type CountedThr
 export const RULE_PREFIX = "latency_budgets";
 export const BUDGET_RATE_WINDOW = "5m";
 
-export type RuleSlo = {
-  name: string;
-  indicator: string;
-  source: MetricSource;
-  thresholdMs: number;
-  objective: number;
-  windowDays: number;
-  windowKind: "rolling" | "calendar";
-  calendarUnit: "week" | "month" | null;
-  timeZone: string;
-  budgetingMethod: "occurrences" | "timeslices";
-  timesliceMinutes: number | null;
-  timesliceTarget: number | null;
+export type RuleSlo = Omit<SloSpec, "thresholdMode"> & {
   /** How the threshold is counted against the histogram's real buckets. */
   counted: CountedThreshold;
 };

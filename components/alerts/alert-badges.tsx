@@ -27,7 +27,7 @@ export function AlertBadges({ alerts, label }: { alerts: ActiveAlert[]; label: s
       title={title}
       data-testid={`alert-${label}`}
     >
-      {state === "firing" ? "🔔 firing" : "pending"}
+      {state}
       {alerts.length > 1 ? ` ×${alerts.length}` : ""}
     </Badge>
   );

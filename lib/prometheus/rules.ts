@@ -102,6 +102,8 @@ function sloGroup(service: RuleService, slo: RuleSlo, options: RuleOptions): Rul
   for (const rule of ALERT_RULES) {
     const factor = burnRateFactor(rule, slo.windowDays * 86400);
     const limit = factor * (1 - slo.objective);
+    // As the SLO page shows it (13.44×, 0.93×); the expression keeps the exact figure.
+    const shown = String(Number(factor.toFixed(2)));
     rules.push({
       alert: "SLOErrorBudgetBurn",
       expr: `${own(recordName.errorRatio(rule.longWindow))} > ${promNumber(limit)} and ${own(recordName.errorRatio(rule.shortWindow))} > ${promNumber(limit)}`,
@@ -112,11 +114,11 @@ function sloGroup(service: RuleService, slo: RuleSlo, options: RuleOptions): Rul
         short_window: rule.shortWindow,
       },
       annotations: {
-        summary: `${service.name}: SLO “${slo.name}” is burning its error budget ${promNumber(factor)}× too fast (${rule.longWindow} and ${rule.shortWindow})`,
+        summary: `${service.name}: SLO “${slo.name}” is burning its error budget ${shown}× too fast (${rule.longWindow} and ${rule.shortWindow})`,
         description:
           `${formatPercent(slo.objective, 3)} of ${unit} must be ${meets} over a ${windowText(slo)}. ` +
           `Over the last ${rule.longWindow} {{ $value | humanizePercentage }} were not; at a burn rate of ` +
-          `${promNumber(factor)} (error ratio above ${formatPercent(limit, 3)} over both ${rule.longWindow} and ${rule.shortWindow}) ` +
+          `${shown} (error ratio above ${formatPercent(limit, 3)} over both ${rule.longWindow} and ${rule.shortWindow}) ` +
           `${formatPercent(rule.budgetShare, 0)} of the error budget is gone within ${rule.longWindow}. ${slo.counted.explanation}`,
         dashboard: sloLink(options, service.slug),
         threshold_counting: slo.counted.mode,

@@ -38,18 +38,16 @@ async function main() {
   const applied = await applyMigrations(database.url);
   if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
 
-  if (!values["no-seed"]) {
-    const db = createDb(database.url, 1);
-    const isEmpty = (await db.service.count()) === 0;
-    if (isEmpty) console.log(`Seeded services: ${(await seedDatabase(db)).join(", ")}`);
-    // The demo's Prometheus reads the rule file: write it before the first request, and before
-    // this connection closes under the rewrites the seed's saves started.
-    if (process.env.LB_RULES_FILE) {
-      await syncRulesFile({ db, prom: prometheus() });
-      console.log(`Wrote the alerting rules to ${process.env.LB_RULES_FILE}`);
-    }
-    await db.$disconnect();
+  const db = createDb(database.url, 1);
+  if (!values["no-seed"] && (await db.service.count()) === 0)
+    console.log(`Seeded services: ${(await seedDatabase(db)).join(", ")}`);
+  // The demo's Prometheus reads the rule file: write it before the first request, and before this
+  // connection closes under the rewrites the seed's saves started.
+  if (process.env.LB_RULES_FILE) {
+    await syncRulesFile({ db, prom: prometheus() });
+    console.log(`Wrote the alerting rules to ${process.env.LB_RULES_FILE}`);
   }
+  await db.$disconnect();
 
   const nextBin = resolve("node_modules/next/dist/bin/next");
   const app = spawn(process.execPath, [nextBin, values.dev ? "dev" : "start", "--port", values.port!], {

@@ -1,26 +1,23 @@
 import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
+import { openSloDocument } from "../../test/openslo-documents";
 import { createService, uniqueSlug } from "../builders";
 
 // A team brings its SLOs as OpenSLO files: refused clearly when they cannot map onto a histogram,
 // imported (timeslices, calendar month) when they can, and exported back.
 
-const timeslicesSlo = (service: string) => `apiVersion: openslo/v1
-kind: SLO
-metadata: { name: ttft-slices, displayName: TTFT slices }
-spec:
-  service: ${service}
-  indicator:
-    metadata: { name: ttft, displayName: TTFT }
-    spec:
-      ratioMetric:
-        counter: true
-        good: { metricSource: { type: Prometheus, spec: { query: 'llm_request_ttft_seconds_bucket{service="chat-api",le="0.5"}' } } }
-        total: { metricSource: { type: Prometheus, spec: { query: 'llm_request_ttft_seconds_count{service="chat-api"}' } } }
-  timeWindow: [{ duration: 1M, isRolling: false, calendar: { startTime: "2026-01-01 00:00:00", timeZone: Europe/Berlin } }]
-  budgetingMethod: Timeslices
-  objectives: [{ target: 0.99, timeSliceTarget: 0.95, timeSliceWindow: 5m }]
-`;
+const timeslicesSlo = (service: string) =>
+  openSloDocument({
+    service,
+    name: "ttft-slices",
+    displayName: "TTFT slices",
+    good: 'llm_request_ttft_seconds_bucket{service="chat-api",le="0.5"}',
+    total: 'llm_request_ttft_seconds_count{service="chat-api"}',
+    timeWindow:
+      '{ duration: 1M, isRolling: false, calendar: { startTime: "2026-01-01 00:00:00", timeZone: Europe/Berlin } }',
+    budgetingMethod: "Timeslices",
+    objectives: "{ target: 0.99, timeSliceTarget: 0.95, timeSliceWindow: 5m }",
+  });
 
 test("OpenSLO: the project's own example is refused with its path; a Prometheus SLO imports and exports", async ({
   page,

@@ -4,6 +4,7 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
 import { createDb } from "@/lib/db/create";
 import { testPoolSize } from "@/test/databases";
+import { openSloDocument } from "@/test/openslo-documents";
 import { rejection } from "@/test/rejection";
 import { exportOpenSlo, importOpenSlo } from "./openslo";
 import { createService } from "./services";
@@ -21,26 +22,8 @@ async function counts() {
   return { services: await db.service.count(), slos: await db.slo.count(), budgets: await db.budget.count() };
 }
 
-function sloYaml(service: string, overrides: { good?: string; total?: string; name?: string; extra?: string } = {}) {
-  return `apiVersion: openslo/v1
-kind: SLO
-metadata:
-  name: ${overrides.name ?? "ttft-under-500"}
-  displayName: ${overrides.name ?? "TTFT under 500 ms"}
-spec:
-  service: ${service}
-  indicator:
-    metadata: { name: ttft, displayName: TTFT }
-    spec:
-      ratioMetric:
-        counter: true
-        good: { metricSource: { type: Prometheus, spec: { query: '${overrides.good ?? 'sum(rate(llm_request_ttft_seconds_bucket{service="chat",le="0.5"}[5m]))'}' } } }
-        total: { metricSource: { type: Prometheus, spec: { query: '${overrides.total ?? 'sum(rate(llm_request_ttft_seconds_count{service="chat"}[5m]))'}' } } }
-  timeWindow: [{ duration: 28d, isRolling: true }]
-  budgetingMethod: Occurrences
-  objectives: [{ target: 0.99 }]
-${overrides.extra ?? ""}`;
-}
+const sloYaml = (service: string, overrides: { good?: string; total?: string; name?: string } = {}) =>
+  openSloDocument({ service, ...overrides, displayName: overrides.name ?? "TTFT under 500 ms" });
 
 describe(`OpenSLO import and export (${inject("databaseKind")})`, () => {
   it("refuses the OpenSLO project's own examples clearly: their sources are type Any", async () => {

@@ -118,8 +118,17 @@ function baseStatus(slo: SloRow, view: ViewWindow, error: string | null): SloSta
 }
 
 /** Several scalar-valued expressions in one query, each tagged with its key. */
-async function tagged(prom: CoalescingClient, parts: [string, string][], time: number) {
-  const query = parts.map(([key, expr]) => `label_replace(${expr}, "${GROUP_LABEL}", "${key}", "", "")`).join(" or ");
+async function tagged(
+  prom: CoalescingClient,
+  parts: [string, string][],
+  time: number,
+  /** Expressions that already carry their key in GROUP_LABEL (one selector, many keys). */
+  preTagged: string[] = [],
+) {
+  const query = [
+    ...preTagged,
+    ...parts.map(([key, expr]) => `label_replace(${expr}, "${GROUP_LABEL}", "${key}", "", "")`),
+  ].join(" or ");
   const result = await prom.query(query, time);
   if (result.status !== "success") return result;
   const values = new Map<string, number>();
@@ -207,8 +216,9 @@ async function recordedStatus(
   const head = midnight - days * DAY - (time - view.seconds);
   // All burn windows' error ratios with one selector, keyed by the window in the name.
   const ratios = `{__name__=~"${recordName.errorRatio("(?:5m|30m|1h|2h|6h|1d|3d)")}",service=${stringLiteral(slug)},slo=${stringLiteral(slo.name)}}`;
-  const query: string[] = [`label_replace(${ratios}, "${GROUP_LABEL}", "ratio:$1", "__name__", ".*:rate(.+)")`];
-  const part = (key: string, expr: string) => query.push(`label_replace(${expr}, "${GROUP_LABEL}", "${key}", "", "")`);
+  const byWindow = `label_replace(${ratios}, "${GROUP_LABEL}", "ratio:$1", "__name__", ".*:rate(.+)")`;
+  const parts: [string, string][] = [];
+  const part = (key: string, expr: string) => parts.push([key, expr]);
   if (slo.budgetingMethod === "timeslices") {
     part("share", `avg_over_time(${own(recordName.sliceGood)}[${view.duration}])`);
     part("oldest", `count_over_time(${own(recordName.sliceGood)}[1h] offset ${view.seconds - 3600}s)`);
@@ -224,13 +234,9 @@ async function recordedStatus(
     if (days > 0)
       part("days", `count_over_time(last_over_time(${own(recordName.total("1d"))}[1h])[${days * DAY - 1}s:1d])`);
   }
-  const result = await prom.query(query.join(" or "), time);
+  const result = await tagged(prom, parts, time, [byWindow]);
   if (result.status !== "success") return { fallback: `the recorded series could not be read (${result.error})` };
-  const values = new Map<string, number>();
-  for (const sample of result.samples) {
-    const key = sample.metric[GROUP_LABEL];
-    if (key !== undefined && Number.isFinite(sample.value)) values.set(key, sample.value);
-  }
+  const { values } = result;
   const errorRatios = new Map<BurnWindow, number>();
   for (const b of BURN_WINDOWS) {
     const ratio = values.get(`ratio:${b}`);

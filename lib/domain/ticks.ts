@@ -19,15 +19,33 @@ export function niceScale(min: number, max: number, maxTicks = 6): { domain: [nu
     else [min, max] = [Math.min(0, min), Math.max(0, max)];
   }
   let step = niceStep(max - min, maxTicks);
-  let lo = Math.floor(min / step) * step;
-  let hi = Math.ceil(max / step) * step;
+  let [lo, hi] = bounds(min, max, step);
   while ((hi - lo) / step + 1 > maxTicks) {
     step = niceStep(step * 1.0001 * (maxTicks - 1), maxTicks);
-    lo = Math.floor(min / step) * step;
-    hi = Math.ceil(max / step) * step;
+    [lo, hi] = bounds(min, max, step);
   }
   const decimals = Math.max(0, -Math.floor(Math.log10(step)) + (step % 1 === 0.5 || step % 1 === 0.25 ? 2 : 0));
   const ticks: number[] = [];
   for (let t = lo; t <= hi + step / 2; t += step) ticks.push(Number(t.toFixed(decimals + 2)));
   return { domain: [lo, hi], ticks };
+}
+
+/**
+ * The multiples of `step` around [min, max]. Neither the quotient nor the product is exact
+ * in binary (-1638400000 × 1e-5 = -16383.999999999998), so a quotient within float noise of
+ * a whole number counts as that number, each bound is rounded to 15 significant digits, and
+ * a bound that rounding moved inside the data is moved out by a step.
+ */
+function bounds(min: number, max: number, step: number): [number, number] {
+  const round = (x: number) => Number(x.toPrecision(15));
+  const multiple = (x: number, direction: (q: number) => number) => {
+    const q = x / step;
+    const nearest = Math.round(q);
+    return Math.abs(q - nearest) <= 1e-9 * Math.max(1, Math.abs(q)) ? nearest : direction(q);
+  };
+  let lo = round(multiple(min, Math.floor) * step);
+  let hi = round(multiple(max, Math.ceil) * step);
+  if (lo > min) lo = round(lo - step);
+  if (hi < max) hi = round(hi + step);
+  return [lo, hi];
 }

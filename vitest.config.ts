@@ -35,8 +35,15 @@ export default defineConfig({
         ...shared,
         test: {
           name: "unit",
-          include: ["lib/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts", "test/**/*.test.ts", "app/**/*.test.ts"],
+          include: [
+            "lib/**/*.test.ts",
+            "components/**/*.test.ts",
+            "scripts/**/*.test.ts",
+            "test/**/*.test.ts",
+            "app/**/*.test.ts",
+          ],
           exclude: ["**/*.integration.test.ts", "**/*.prometheus.test.ts", "node_modules/**"],
+          setupFiles: ["test/vitest-properties.ts"],
         },
       },
       integration("postgres"),

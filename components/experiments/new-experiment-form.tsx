@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useFieldArray, useForm } from "react-hook-form";
 import { Field } from "@/components/ui/field";
 import { Button, Card, FieldError, Select, TextInput } from "@/components/ui/primitives";
+import { ServiceOptions } from "@/components/ui/service-options";
 import { INDICATORS, INDICATOR_LABEL } from "@/lib/domain/experiments";
 import { ApiError, apiFetch } from "@/lib/queries/api";
 import { urls } from "@/lib/queries/resources";
@@ -75,11 +76,7 @@ export function NewExperimentForm({ services }: { services: { slug: string; name
         <Field label="Service" error={errors.service?.message}>
           {(control) => (
             <Select {...control} {...form.register("service")}>
-              {services.map((s) => (
-                <option key={s.slug} value={s.slug}>
-                  {s.name}
-                </option>
-              ))}
+              <ServiceOptions services={services} />
             </Select>
           )}
         </Field>

@@ -3,6 +3,7 @@
 import { useMemo, useState } from "react";
 import { Field } from "@/components/ui/field";
 import { Card, Select, TextInput } from "@/components/ui/primitives";
+import { ServiceOptions } from "@/components/ui/service-options";
 import { formatChange, formatMs, formatPercent } from "@/lib/domain/format";
 import { amdahlCeiling, plan, PLANNER_LIMIT, type PlanGoal } from "@/lib/domain/optimizations";
 import type { OptimizationView } from "@/lib/services/optimizations";
@@ -36,11 +37,7 @@ export function Planner({ catalog, services }: { catalog: OptimizationView[]; se
         <Field label={`Service (${service?.percentile ?? "p95"} budgets as component times)`}>
           {(control) => (
             <Select {...control} value={slug} onChange={(e) => setSlug(e.target.value)}>
-              {services.map((s) => (
-                <option key={s.slug} value={s.slug}>
-                  {s.name}
-                </option>
-              ))}
+              <ServiceOptions services={services} />
             </Select>
           )}
         </Field>

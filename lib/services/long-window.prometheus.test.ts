@@ -23,7 +23,9 @@ const db = createDb(inject("databaseUrl"), EMBEDDED_POOL_SIZE);
 const actor = { name: "test" };
 const slug = `lw-${randomUUID().slice(0, 8)}`;
 const MINUTE = 60;
-const end = Math.floor(Date.now() / 1000 / MINUTE) * MINUTE - MINUTE;
+// A minute before a 2-hour block boundary, so the recording rules' backfill starts in the last
+// minute of a TSDB block: the start where promtool backfills nothing unless told otherwise.
+const end = Math.floor(Date.now() / 1000 / 7200) * 7200 - MINUTE;
 const start = end - 8 * 86400;
 // Six slow hours two days ago, on hour boundaries: half the requests over 500 ms instead of 1 in 60.
 const slowFrom = Math.floor((end - 2 * 86400) / 3600) * 3600;

@@ -175,7 +175,11 @@ export async function startBackfilledPrometheus(options: {
           "rules",
           "--quiet",
           `--url=${raw.url}`,
-          `--start=${options.range.start}`,
+          // promtool stops at the first 2-hour block whose first evaluation (aligned to the
+          // group's interval and hash offset) falls past the block's end: with an hourly group and a
+          // start late in its block, that is the first block, and nothing is backfilled. From the
+          // block's start the first evaluation is always inside it; before the data, rules give nothing.
+          `--start=${Math.floor(options.range.start / BLOCK_SECONDS) * BLOCK_SECONDS}`,
           `--end=${options.range.end}`,
           `--output-dir=${recorded}`,
           `--eval-interval=${options.evaluationInterval ?? "1m"}`,

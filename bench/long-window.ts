@@ -16,6 +16,7 @@ import { createService } from "../lib/services/services";
 import { createSlo, getSloStatuses } from "../lib/services/slos";
 import { getWaterfall } from "../lib/services/waterfall";
 import { backfillRecordingRules, startBackfilledPrometheus } from "../scripts/stack/backfill";
+import { systemActor } from "../lib/services/actor";
 
 type Row = { name: string; value: string; target: string; met: boolean };
 
@@ -57,7 +58,7 @@ export async function runLongWindowBench(log: (s: string) => void = console.log)
   const database = await startEmbeddedPostgres();
   await applyMigrations(database.url);
   const db = createDb(database.url, 4);
-  const actor = { name: "bench" };
+  const actor = systemActor("bench");
   const end = Math.floor(Date.now() / 1000 / STEP) * STEP - STEP;
   const start = end - DAYS * 86400;
   const source = { preset: "custom", metric: "bench_latency_seconds", matchers: { service: "bench" } };

@@ -11,6 +11,7 @@ import { runExperimentBench } from "./experiments";
 import { runLongWindowBench } from "./long-window";
 import { runPlannerBench } from "./planner";
 import { startBenchStack } from "./stack";
+import { systemActor } from "../lib/services/actor";
 
 const results: { name: string; value: string; target: string; met: boolean }[] = [];
 // Each line: a figure as a ratio against a baseline measured in the same run, and its target.
@@ -104,7 +105,7 @@ try {
     const slug = `bench-${count}`;
     await createService({
       db,
-      actor: { name: "bench" },
+      actor: systemActor("bench"),
       input: {
         slug,
         name: slug,

@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import type { Actor } from "@/lib/services/actor";
+import { systemActor, type Actor } from "@/lib/services/actor";
 import { createExperiment, uploadSamples } from "@/lib/services/experiments/experiments";
 import { seedOptimizations } from "@/lib/services/optimizations";
 import { createService } from "@/lib/services/services";
@@ -9,7 +9,7 @@ import { SEED_EXPERIMENT, seedExperimentCsv } from "./seed-experiment";
 import { SEED_SERVICES } from "./seed-data";
 
 /** Creates the seed services that do not exist yet (with the demo's catalog and experiment); returns their slugs. */
-export async function seedDatabase(db: Db, actor: Actor = { name: "seed" }): Promise<string[]> {
+export async function seedDatabase(db: Db, actor: Actor = systemActor("seed")): Promise<string[]> {
   const created: string[] = [];
   for (const { service, stages, slos = [] } of SEED_SERVICES) {
     try {

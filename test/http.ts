@@ -1,3 +1,5 @@
+import { testAdminToken } from "./credentials";
+
 // Calls a Next route handler the way Next does: a real Request, params as a promise.
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each route declares its own params
@@ -10,10 +12,17 @@ export type Call = {
   json?: unknown;
   body?: BodyInit;
   headers?: Record<string, string>;
+  /** Credentials: a bearer token, or null for none. An admin's token with every scope by default. */
+  as?: string | null;
 };
 
 export async function call(handler: Handler, options: Call) {
-  const headers = { ...(options.json !== undefined && { "content-type": "application/json" }), ...options.headers };
+  const token = options.as === undefined ? await testAdminToken() : options.as;
+  const headers = {
+    ...(options.json !== undefined && { "content-type": "application/json" }),
+    ...(token && { authorization: `Bearer ${token}` }),
+    ...options.headers,
+  };
   const request = new Request(`http://localhost${options.path ?? "/api"}`, {
     method: options.method ?? "GET",
     headers,

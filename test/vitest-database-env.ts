@@ -7,3 +7,4 @@ process.env.LB_DATABASE_KIND = inject("databaseKind");
 process.env.DATABASE_POOL_SIZE = String(testPoolSize());
 
 if (inject("prometheusUrl" as never)) process.env.PROMETHEUS_URL = inject("prometheusUrl" as never);
+process.env.LB_AUTH_SECRET ??= "integration-tests-only-secret-0123456789abcdef";

@@ -1,5 +1,7 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
+import { ANONYMOUS, assertIdentified, authorize, type Actor } from "@/lib/services/actor";
+import { actorFromHeaders } from "@/lib/services/auth/request";
 
 // Route handlers stay thin: parse, call one service function, return JSON. Every error goes
 // through here, so callers always get { error: { code, message, fields? } } and never a stack.
@@ -7,7 +9,7 @@ import { AppError } from "@/lib/errors";
 const MAX_JSON_BYTES = 256 * 1024;
 
 type Params = Record<string, string | string[] | undefined>;
-type Handler<P extends Params> = (request: Request, params: P) => Promise<Response>;
+type Handler<P extends Params> = (request: Request, params: P, actor: Actor) => Promise<Response>;
 
 export function json(body: unknown, init: ResponseInit = {}): Response {
   return Response.json(body, { ...init, headers: { "cache-control": "no-store", ...init.headers } });
@@ -63,10 +65,22 @@ export function errorResponse(error: unknown): Response {
   );
 }
 
-export function route<P extends Params>(handler: Handler<P>) {
+/**
+ * Wraps a route handler: resolves who is calling (API token, Alertmanager's token, session cookie
+ * or nobody), refuses reads to whoever may not view, and turns every error into JSON. Mutations
+ * are checked by the service functions the handler calls, with the actor it is given.
+ * `public` routes (health) skip both.
+ */
+export function route<P extends Params>(handler: Handler<P>, { isPublic = false } = {}) {
   return async (request: Request, context: { params: Promise<P> }): Promise<Response> => {
     try {
-      return await handler(request, await context.params);
+      const actor = isPublic ? ANONYMOUS : await actorFromHeaders(request.headers);
+      if (!isPublic) {
+        if (request.method === "GET" || request.method === "HEAD") authorize(actor, "read");
+        // Nobody may change anything: refuse before a body is read.
+        else assertIdentified(actor);
+      }
+      return await handler(request, await context.params, actor);
     } catch (error) {
       return errorResponse(error);
     }

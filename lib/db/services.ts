@@ -46,3 +46,8 @@ export async function findServiceRow(db: Db, slug: string): Promise<ServiceRow |
   const row = await db.service.findUnique({ where: { slug }, include: withBudget });
   return row && toServiceRow(row);
 }
+
+/** Deletes a service; its budget, revisions, SLOs, experiments and notifications go with it. */
+export async function deleteServiceRow(db: Db, serviceId: string): Promise<void> {
+  await db.service.delete({ where: { id: serviceId } });
+}

@@ -5,12 +5,13 @@ import type { Db } from "@/lib/db/client";
 import { insertNotifications, listNotificationRows } from "@/lib/db/notifications";
 import { listServiceRows } from "@/lib/db/services";
 import { env } from "@/lib/env";
-import { AppError } from "@/lib/errors";
 import type { CoalescingClient } from "@/lib/prometheus/coalesce";
 import { loadedRules } from "@/lib/prometheus/loaded-rules";
 import { RULE_PREFIX } from "@/lib/prometheus/rules";
 import { alertmanagerWebhookSchema } from "@/lib/schemas/alertmanager";
 import { parseInput } from "@/lib/schemas/parse";
+import type { Actor } from "./actor";
+import { mutation } from "./mutation";
 import { getServiceOrThrow } from "./services";
 
 // Alert state comes from Prometheus, the source of truth (/api/v1/alerts); what Alertmanager
@@ -130,27 +131,23 @@ function endTime(value: string | undefined): Date | null {
   return date.getUTCFullYear() <= 1 ? null : date;
 }
 
-/** Refuses a caller without the configured bearer token; called before the body is read. */
-export function assertAlertmanagerToken(authorization: string | null): void {
+/** Whether a bearer secret is Alertmanager's configured webhook token. */
+export function isAlertmanagerToken(given: string): boolean {
   const expected = env().LB_ALERTMANAGER_TOKEN;
-  if (!expected)
-    throw new AppError("FORBIDDEN", "The Alertmanager webhook is off: set LB_ALERTMANAGER_TOKEN to turn it on.");
-  const given = /^Bearer (.+)$/i.exec(authorization ?? "")?.[1];
-  if (!given || !tokenMatches(given, expected))
-    throw new AppError("UNAUTHORIZED", "Send the configured token: Authorization: Bearer <LB_ALERTMANAGER_TOKEN>.");
+  return expected !== undefined && tokenMatches(given, expected);
 }
 
-export async function receiveAlertmanagerWebhook({
+/** Stores the alerts of one notification; only Alertmanager (with LB_ALERTMANAGER_TOKEN) may call it. */
+export const receiveAlertmanagerWebhook = mutation("alert.receive", async ({
   db,
-  authorization,
+  actor: _actor,
   input,
 }: {
   db: Db;
-  authorization: string | null;
+  actor: Actor;
   /** The body, or a function reading it once the caller is known. */
   input: unknown | (() => Promise<unknown>);
-}): Promise<{ received: number; stored: number }> {
-  assertAlertmanagerToken(authorization);
+}): Promise<{ received: number; stored: number }> => {
   const body = typeof input === "function" ? await (input as () => Promise<unknown>)() : input;
   const payload = parseInput(alertmanagerWebhookSchema, body, "The notification");
   const services = new Map((await listServiceRows(db)).map((row) => [row.slug, row.id]));
@@ -170,7 +167,7 @@ export async function receiveAlertmanagerWebhook({
     })),
   );
   return { received: payload.alerts.length, stored };
-}
+});
 
 const notificationsQuerySchema = z.object({
   service: z

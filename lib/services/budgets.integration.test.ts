@@ -7,10 +7,11 @@ import { AppError } from "@/lib/errors";
 import { testPoolSize } from "@/test/databases";
 import { getBudget, listRevisions, restoreRevision, saveBudget } from "./budgets";
 import { createService, listServices } from "./services";
+import { testUser } from "@/test/actors";
 
 const db = createDb(inject("databaseUrl"), testPoolSize());
-const alice = { name: "alice" };
-const bob = { name: "bob" };
+const alice = testUser("alice");
+const bob = testUser("bob");
 afterAll(() => db.$disconnect());
 
 const uniqueSlug = () => `svc-${randomUUID().slice(0, 8)}`;
@@ -80,7 +81,7 @@ describe(`budgets (${inject("databaseKind")})`, () => {
     const attempts = Array.from({ length: 8 }, (_, i) => {
       const edit = structuredClone(base);
       edit.targetMs = 600 + i;
-      return saveBudget({ db, actor: { name: `user-${i}` }, slug, input: edit });
+      return saveBudget({ db, actor: testUser(`user-${i}`), slug, input: edit });
     });
     const results = await Promise.allSettled(attempts);
     const won = results.filter((r) => r.status === "fulfilled");

@@ -7,7 +7,9 @@ import { AppError } from "@/lib/errors";
 import { saveBudgetSchema } from "@/lib/schemas/budget";
 import { parseInput } from "@/lib/schemas/parse";
 import { z } from "zod";
-import type { Actor, ServiceMutation } from "./actor";
+import { authorOf, type Actor, type ServiceMutation } from "./actor";
+import { recordAudit } from "./audit";
+import { mutation } from "./mutation";
 import { rulesChanged } from "./rules";
 import { getServiceOrThrow } from "./services";
 
@@ -51,6 +53,10 @@ const globalForBudgets = globalThis as unknown as {
   latencyBudgetsBudgetCache?: Map<string, { view: BudgetView; expires: number }>;
 };
 const budgetCache = (globalForBudgets.latencyBudgetsBudgetCache ??= new Map());
+
+export function forgetCachedBudget(slug: string): void {
+  budgetCache.delete(slug);
+}
 
 /** getBudget for read-only live views: at most BUDGET_CACHE_TTL_MS old. */
 export async function getBudgetForLiveView({ db, slug }: { db: Db; slug: string }): Promise<BudgetView> {
@@ -98,23 +104,30 @@ async function writeBudget(
       serviceId: service.id,
       baseVersion: options.baseVersion,
       document: options.document,
-      author: options.actor.name,
+      author: authorOf(options.actor),
       message: options.message,
       restoredFrom: options.restoredFrom,
       changes,
     }),
   );
-  budgetCache.delete(options.slug);
+  forgetCachedBudget(options.slug);
   if (!saved) throw await conflict(db, options.slug, options.baseVersion);
   rulesChanged(db);
   return getBudget({ db, slug: options.slug });
 }
 
 /** Saves a budget edited from `version`; 409 when someone saved in between. */
-export async function saveBudget({ db, actor, slug, input }: ServiceMutation): Promise<BudgetView> {
+export const saveBudget = mutation("budget.save", async ({ db, actor, slug, input }: ServiceMutation) => {
   const { version, message, ...document } = parseInput(saveBudgetSchema, input, "The budget");
-  return writeBudget(db, { slug, actor, baseVersion: version, document, message: message ?? "", restoredFrom: null });
-}
+  const saved = await writeBudget(db, { slug, actor, baseVersion: version, document, message: message ?? "", restoredFrom: null });
+  await recordAudit(db, actor, {
+    action: "budget.save",
+    service: slug,
+    target: `budget v${saved.version}`,
+    summary: `Saved budget version ${saved.version} (${saved.targetMs} ms at p${saved.quantile * 100})${message ? `: ${message}` : ""}`,
+  });
+  return saved;
+});
 
 const listRevisionsSchema = z.object({
   limit: z.coerce.number().int().min(1, "limit must be at least 1").max(200, "limit must be at most 200").default(50),
@@ -141,7 +154,7 @@ const restoreSchema = z.object({
 });
 
 /** Restores an older revision as a new one; the history keeps everything. */
-export async function restoreRevision({
+export const restoreRevision = mutation("budget.restore", async ({
   db,
   actor,
   slug,
@@ -153,12 +166,12 @@ export async function restoreRevision({
   slug: string;
   revision: number;
   input: unknown;
-}): Promise<BudgetView> {
+}): Promise<BudgetView> => {
   const { version } = parseInput(restoreSchema, input, "The restore request");
   const service = await getServiceOrThrow({ db, slug });
   const row = await findRevisionRow(db, service.id, revision);
   if (!row) throw new AppError("NOT_FOUND", `Budget “${slug}” has no revision ${revision}.`);
-  return writeBudget(db, {
+  const restored = await writeBudget(db, {
     slug,
     actor,
     baseVersion: version,
@@ -166,4 +179,11 @@ export async function restoreRevision({
     message: `Restored revision ${revision}`,
     restoredFrom: revision,
   });
-}
+  await recordAudit(db, actor, {
+    action: "budget.restore",
+    service: slug,
+    target: `budget v${restored.version}`,
+    summary: `Restored budget revision ${revision} as version ${restored.version}`,
+  });
+  return restored;
+});

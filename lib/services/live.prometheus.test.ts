@@ -11,6 +11,7 @@ import { startPrometheus } from "@/scripts/stack/prometheus";
 import { createService } from "./services";
 import { createSlo, getSloStatuses } from "./slos";
 import { getWaterfall } from "./waterfall";
+import { testUser } from "@/test/actors";
 
 // The on-call views end to end below the browser: real database, real Prometheus, fixture data.
 
@@ -22,7 +23,7 @@ async function timed<T>(run: () => Promise<T>): Promise<{ ms: number; value: T }
 
 const db = createDb(inject("databaseUrl"), EMBEDDED_POOL_SIZE);
 const raw = createPrometheusClient(inject("prometheusUrl"));
-const actor = { name: "test" };
+const actor = testUser("test");
 afterAll(() => db.$disconnect());
 
 const fixture = (component: string) => ({

@@ -14,13 +14,14 @@ import type { PrometheusServer } from "@/scripts/stack/prometheus";
 import { getRulesFile } from "./rules";
 import { createService } from "./services";
 import { createSlo, getSloStatuses } from "./slos";
+import { testUser } from "@/test/actors";
 
 // Eight days of history in a real Prometheus (promtool backfill), with the generated recording
 // rules backfilled over it and loaded: long windows read from recorded series must agree with raw
 // buckets, and timeslices and calendar periods must give the hand-computed answers.
 
 const db = createDb(inject("databaseUrl"), EMBEDDED_POOL_SIZE);
-const actor = { name: "test" };
+const actor = testUser("test");
 const slug = `lw-${randomUUID().slice(0, 8)}`;
 const MINUTE = 60;
 // A minute before a 2-hour block boundary, so the recording rules' backfill starts in the last

@@ -9,9 +9,10 @@ import { rejection } from "@/test/rejection";
 import { exportOpenSlo, importOpenSlo } from "./openslo";
 import { createService } from "./services";
 import { createSlo, deleteSlo, getSloStatuses } from "./slos";
+import { testUser } from "@/test/actors";
 
 const db = createDb(inject("databaseUrl"), testPoolSize());
-const actor = { name: "lead" };
+const actor = testUser("lead");
 afterAll(() => db.$disconnect());
 
 const fixture = (name: string) => readFileSync(`test/fixtures/openslo/${name}`, "utf8");

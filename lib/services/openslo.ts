@@ -14,7 +14,9 @@ import { promNumber } from "@/lib/prometheus/sli";
 import { fieldErrors } from "@/lib/schemas/parse";
 import { sloInputSchema, type SloInput } from "@/lib/schemas/live";
 import { slugSchema } from "@/lib/schemas/service";
-import type { Actor } from "./actor";
+import { authorOf, authorize, type Actor } from "./actor";
+import { recordAudit } from "./audit";
+import { mutation } from "./mutation";
 import { rulesChanged } from "./rules";
 import { getServiceOrThrow } from "./services";
 
@@ -304,7 +306,7 @@ function sameSlo(row: SloRow, slo: SloInput): boolean {
   return keys.every((key) => canonical(row[key as keyof SloRow]) === canonical(slo[key]));
 }
 
-export async function importOpenSlo({
+export const importOpenSlo = mutation("openslo.import", async ({
   db,
   actor,
   text,
@@ -312,7 +314,7 @@ export async function importOpenSlo({
   db: Db;
   actor: Actor;
   text: string;
-}): Promise<{ imported: Imported[] }> {
+}): Promise<{ imported: Imported[] }> => {
   const { candidates, problems } = readOpenSlo(text);
   const services = new Map<string, Extract<Candidate, { kind: "Service" }>>();
   for (const c of candidates) if (c.kind === "Service") services.set(c.slug, c);
@@ -344,6 +346,9 @@ export async function importOpenSlo({
     );
   }
 
+  // A document that creates a service needs the right to create services, too.
+  if ([...services.keys()].some((slug) => !existing.get(slug))) authorize(actor, "service.create");
+
   const imported = await db.$transaction(async (tx) => {
     const done: Imported[] = [];
     for (const service of services.values()) {
@@ -357,7 +362,7 @@ export async function importOpenSlo({
         slug: service.slug,
         name: service.name,
         description: service.description,
-        author: actor.name,
+        author: authorOf(actor),
         document: {
           indicator: slo?.indicator ?? "TTFT",
           targetMs: slo?.thresholdMs ?? 700,
@@ -374,20 +379,27 @@ export async function importOpenSlo({
       const row = await tx.service.findUniqueOrThrow({ where: { slug: c.service }, select: { id: true } });
       const current = (await listSloRows(tx, row.id)).find((s) => s.name === c.slo.name);
       if (!current) {
-        await insertSlo(tx, row.id, c.slo, actor.name);
+        await insertSlo(tx, row.id, c.slo, authorOf(actor));
         done.push({ kind: "SLO", name: c.slo.name, service: c.service, action: "created" });
       } else if (sameSlo(current, c.slo)) {
         done.push({ kind: "SLO", name: c.slo.name, service: c.service, action: "unchanged" });
       } else {
-        await updateSloIfVersion(tx, row.id, current.id, current.version, c.slo, actor.name);
+        await updateSloIfVersion(tx, row.id, current.id, current.version, c.slo, authorOf(actor));
         done.push({ kind: "SLO", name: c.slo.name, service: c.service, action: "updated" });
       }
     }
     return done;
   });
   rulesChanged(db);
+  for (const entry of imported.filter((i) => i.action !== "unchanged"))
+    await recordAudit(db, actor, {
+      action: "openslo.import",
+      service: entry.service,
+      target: entry.name,
+      summary: `OpenSLO import ${entry.action} ${entry.kind === "SLO" ? `SLO “${entry.name}”` : `service “${entry.name}”`}`,
+    });
   return { imported };
-}
+});
 
 /** An RFC 1123 label for metadata.name: "TTFT under 700 ms" → "ttft-under-700-ms". */
 function dnsLabel(name: string, taken: Set<string>): string {

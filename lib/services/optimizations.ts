@@ -2,7 +2,9 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import { optimizationInputSchema, type OptimizationInput } from "@/lib/schemas/optimization";
 import { parseInput } from "@/lib/schemas/parse";
-import type { Actor, Mutation } from "./actor";
+import { authorOf, type Actor, type Mutation } from "./actor";
+import { recordAudit } from "./audit";
+import { mutation } from "./mutation";
 import { writeUnique } from "./unique";
 
 // The catalog of optimizations for the cost-versus-latency view.
@@ -83,16 +85,22 @@ export async function listOptimizations({ db }: { db: Db }): Promise<Optimizatio
   return (await db.optimization.findMany({ orderBy: { createdAt: "asc" }, select })).map(toView);
 }
 
-export async function createOptimization({ db, actor, input }: Mutation): Promise<OptimizationView> {
+export const createOptimization = mutation("optimization.create", async ({ db, actor, input }: Mutation): Promise<OptimizationView> => {
   const data = parseInput(optimizationInputSchema, input, "The optimization");
-  const row = await writeUnique(() => db.optimization.create({ data: { ...data, createdBy: actor.name }, select }), {
+  const row = await writeUnique(() => db.optimization.create({ data: { ...data, createdBy: authorOf(actor) }, select }), {
     message: `An optimization called “${data.name}” exists already.`,
     field: "name",
     taken: "This name is taken",
   });
+  await recordAudit(db, actor, {
+    action: "optimization.create",
+    target: row.name,
+    summary: `Added “${row.name}” to the catalog: ${row.savingMs} ms off ${row.component}, ${row.costPct}% cost`,
+  });
   return toView(row);
-}
+});
 
+/** The demo's catalog: entries already there are left alone. */
 export async function seedOptimizations(db: Db, actor: Actor): Promise<void> {
   for (const input of SEED_OPTIMIZATIONS) await createOptimization({ db, actor, input }).catch(() => undefined);
 }

@@ -3,11 +3,14 @@ import { budgetFit, formatTarget, percentileKeyOf, type BudgetDocument } from "@
 import { diffBudgets } from "@/lib/domain/budget-diff";
 import type { Db } from "@/lib/db/client";
 import { insertServiceWithBudget } from "@/lib/db/budgets";
-import { findServiceRow, listServiceRows, type ServiceRow } from "@/lib/db/services";
+import { deleteServiceRow, findServiceRow, listServiceRows, type ServiceRow } from "@/lib/db/services";
 import { AppError } from "@/lib/errors";
 import { createServiceSchema } from "@/lib/schemas/service";
 import { parseInput } from "@/lib/schemas/parse";
-import type { Mutation } from "./actor";
+import { authorOf, type Actor, type Mutation } from "./actor";
+import { recordAudit } from "./audit";
+import { forgetCachedBudget } from "./budgets";
+import { mutation } from "./mutation";
 import { rulesChanged } from "./rules";
 import { writeUnique } from "./unique";
 
@@ -65,7 +68,7 @@ export async function getServiceOrThrow({
   return row as ServiceRow & { budget: NonNullable<ServiceRow["budget"]> };
 }
 
-export async function createService({ db, actor, input }: Mutation): Promise<ServiceSummary> {
+export const createService = mutation("service.create", async ({ db, actor, input }: Mutation): Promise<ServiceSummary> => {
   const data = parseInput(createServiceSchema, input, "The service");
   const document: BudgetDocument = {
     indicator: data.indicator,
@@ -81,7 +84,7 @@ export async function createService({ db, actor, input }: Mutation): Promise<Ser
           slug: data.slug,
           name: data.name,
           description: data.description,
-          author: actor.name,
+          author: authorOf(actor),
           document,
           changes: diffBudgets(null, document),
         }),
@@ -89,5 +92,25 @@ export async function createService({ db, actor, input }: Mutation): Promise<Ser
     { message: `A service with the slug “${data.slug}” already exists.`, field: "slug", taken: "This slug is taken" },
   );
   rulesChanged(db);
+  await recordAudit(db, actor, {
+    action: "service.create",
+    service: data.slug,
+    target: data.slug,
+    summary: `Created service “${data.name}” with a ${data.targetMs} ms target`,
+  });
   return summarize((await findServiceRow(db, data.slug))!);
-}
+});
+
+/** Deletes a service with its budget, revisions, SLOs, experiments and notifications: admins only. */
+export const deleteService = mutation("service.delete", async ({ db, actor, slug }: { db: Db; actor: Actor; slug: string }) => {
+  const service = await getServiceOrThrow({ db, slug });
+  await deleteServiceRow(db, service.id);
+  forgetCachedBudget(slug);
+  rulesChanged(db);
+  await recordAudit(db, actor, {
+    action: "service.delete",
+    service: slug,
+    target: slug,
+    summary: `Deleted service “${service.name}” and everything stored for it`,
+  });
+});

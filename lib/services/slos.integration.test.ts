@@ -5,9 +5,10 @@ import { rejection } from "@/test/rejection";
 import { testPoolSize } from "@/test/databases";
 import { createService } from "./services";
 import { createSlo, deleteSlo, getSloStatuses, updateSlo } from "./slos";
+import { testUser } from "@/test/actors";
 
 const db = createDb(inject("databaseUrl"), testPoolSize());
-const actor = { name: "lead" };
+const actor = testUser("lead");
 afterAll(() => db.$disconnect());
 
 const input = {

@@ -29,7 +29,9 @@ import {
   sloQuerySchema,
   sloUpdateSchema,
 } from "@/lib/schemas/live";
-import type { Actor, ServiceMutation } from "./actor";
+import { authorOf, type Actor, type ServiceMutation } from "./actor";
+import { recordAudit } from "./audit";
+import { mutation } from "./mutation";
 import { rulesChanged } from "./rules";
 import { getServiceOrThrow } from "./services";
 import { writeUnique } from "./unique";
@@ -355,25 +357,29 @@ export async function getSloStatuses({
   return Promise.all(slos.map((slo) => statusOf(prom, slug, slo, window, time)));
 }
 
-export async function createSlo({ db, actor, slug, input }: ServiceMutation): Promise<SloRow> {
+const sloSummary = (slo: SloRow) =>
+  `“${slo.name}”: ${(slo.objective * 100).toFixed(slo.objective >= 0.999 ? 2 : 1)}% ≤ ${slo.thresholdMs} ms over ${slo.windowDays} days`;
+
+export const createSlo = mutation("slo.create", async ({ db, actor, slug, input }: ServiceMutation): Promise<SloRow> => {
   const fields = parseInput(sloInputSchema, input, "The SLO");
   const service = await getServiceOrThrow({ db, slug });
-  const created = await writeUnique(() => insertSlo(db, service.id, fields, actor.name), {
+  const created = await writeUnique(() => insertSlo(db, service.id, fields, authorOf(actor)), {
     message: `This service already has an SLO called “${fields.name}”.`,
     field: "name",
     taken: "This name is taken",
   });
   rulesChanged(db);
+  await recordAudit(db, actor, { action: "slo.create", service: slug, target: created.name, summary: `Created SLO ${sloSummary(created)}` });
   return created;
-}
+});
 
-export async function updateSlo({ db, actor, slug, id, input }: ServiceMutation & { id: string }): Promise<SloRow> {
+export const updateSlo = mutation("slo.update", async ({ db, actor, slug, id, input }: ServiceMutation & { id: string }): Promise<SloRow> => {
   const { version, ...fields } = parseInput(sloUpdateSchema, input, "The SLO");
   const service = await getServiceOrThrow({ db, slug });
   const current = await findSloRow(db, service.id, id);
   if (!current) throw new AppError("NOT_FOUND", "No such SLO.");
   const saved =
-    current.version === version && (await updateSloIfVersion(db, service.id, id, version, fields, actor.name));
+    current.version === version && (await updateSloIfVersion(db, service.id, id, version, fields, authorOf(actor)));
   if (!saved) {
     const latest = await findSloRow(db, service.id, id);
     throw new AppError(
@@ -384,14 +390,18 @@ export async function updateSlo({ db, actor, slug, id, input }: ServiceMutation 
     );
   }
   rulesChanged(db);
-  return (await findSloRow(db, service.id, id))!;
-}
+  const updated = (await findSloRow(db, service.id, id))!;
+  await recordAudit(db, actor, { action: "slo.update", service: slug, target: updated.name, summary: `Saved SLO ${sloSummary(updated)} (version ${updated.version})` });
+  return updated;
+});
 
-export async function deleteSlo({ db, slug, id }: { db: Db; actor: Actor; slug: string; id: string }): Promise<void> {
+export const deleteSlo = mutation("slo.delete", async ({ db, actor, slug, id }: { db: Db; actor: Actor; slug: string; id: string }): Promise<void> => {
   const service = await getServiceOrThrow({ db, slug });
-  if (!(await deleteSloRow(db, service.id, id))) throw new AppError("NOT_FOUND", "No such SLO.");
+  const current = await findSloRow(db, service.id, id);
+  if (!current || !(await deleteSloRow(db, service.id, id))) throw new AppError("NOT_FOUND", "No such SLO.");
   rulesChanged(db);
-}
+  await recordAudit(db, actor, { action: "slo.delete", service: slug, target: current.name, summary: `Deleted SLO “${current.name}”` });
+});
 
 /** The real `le` bounds of a histogram, so an SLO editor can show which thresholds are exact. */
 export async function getBucketBounds({

@@ -1,13 +1,12 @@
 import { json, readYaml, route } from "@/lib/api/handle";
-import { currentActor } from "@/lib/services/actor";
 import { importOpenSlo } from "@/lib/services/openslo";
 import { runtime } from "@/lib/services/runtime";
 
 export const dynamic = "force-dynamic";
 
 /** Imports OpenSLO v1 Service and SLO documents (one or many, as YAML): all of them or none. */
-export const POST = route(async (request) =>
-  json(await importOpenSlo({ db: runtime().db, actor: currentActor(), text: await readYaml(request) }), {
+export const POST = route(async (request, _params, actor) =>
+  json(await importOpenSlo({ db: runtime().db, actor, text: await readYaml(request) }), {
     status: 201,
   }),
 );

@@ -1,12 +1,11 @@
 import { json, readJson, route } from "@/lib/api/handle";
 import { createOptimization, listOptimizations } from "@/lib/services/optimizations";
-import { currentActor } from "@/lib/services/actor";
 import { runtime } from "@/lib/services/runtime";
 
 export const GET = route(async () => json(await listOptimizations({ db: runtime().db })));
 
-export const POST = route(async (request) =>
-  json(await createOptimization({ db: runtime().db, actor: currentActor(), input: await readJson(request) }), {
+export const POST = route(async (request, _params, actor) =>
+  json(await createOptimization({ db: runtime().db, actor, input: await readJson(request) }), {
     status: 201,
   }),
 );

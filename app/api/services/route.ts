@@ -1,12 +1,11 @@
 import { json, readJson, route } from "@/lib/api/handle";
-import { currentActor } from "@/lib/services/actor";
 import { createService, listServices } from "@/lib/services/services";
 import { runtime } from "@/lib/services/runtime";
 
 export const GET = route(async () => json(await listServices({ db: runtime().db })));
 
-export const POST = route(async (request) => {
+export const POST = route(async (request, _params, actor) => {
   const input = await readJson(request);
-  const service = await createService({ db: runtime().db, actor: currentActor(), input });
+  const service = await createService({ db: runtime().db, actor, input });
   return json(service, { status: 201, headers: { location: `/api/services/${service.slug}/budget` } });
 });

@@ -39,6 +39,31 @@ function initialiseWasm(): Promise<void> {
 
 export type SchemaFile = { path: string; content: string };
 
+type ScriptAdapter = { executeScript(script: string): Promise<void>; onError(error: unknown): never };
+
+/**
+ * adapter-pg runs a script statement by statement, split at every ";", which cuts a function
+ * body ($$ … ; … $$) in half. Prisma's native engine sends a migration as one multi-statement
+ * query; so does this, so `prisma migrate deploy` and the launcher run the same SQL.
+ */
+class WholeScriptPg extends PrismaPg {
+  constructor(private readonly pool: pg.Pool) {
+    super(pool);
+  }
+
+  override async connect() {
+    const adapter = await super.connect();
+    (adapter as unknown as ScriptAdapter).executeScript = async (script: string) => {
+      try {
+        await this.pool.query(script);
+      } catch (error) {
+        (adapter as unknown as ScriptAdapter).onError(error);
+      }
+    };
+    return adapter;
+  }
+}
+
 /**
  * Runs `use` with the schema engine open on a PostgreSQL database. The connection pool is ours
  * so that it closes afterwards: freeing the engine alone leaves its session, and with it
@@ -51,7 +76,7 @@ export async function withSchemaEngine<T>(
 ): Promise<T> {
   await initialiseWasm();
   const pool = new pg.Pool({ connectionString, max: 2 });
-  const adapter = bindMigrationAwareSqlAdapterFactory(new PrismaPg(pool));
+  const adapter = bindMigrationAwareSqlAdapterFactory(new WholeScriptPg(pool));
   const log = (message: string) => {
     if (process.env.DEBUG_SCHEMA_ENGINE) console.error(message);
   };

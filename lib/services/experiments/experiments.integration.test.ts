@@ -6,9 +6,10 @@ import { testPoolSize } from "@/test/databases";
 import { chatApi } from "@/prisma/seed-data";
 import { createService } from "../services";
 import { createExperiment, getAnalysis, setExperimentStatus, uploadSamples } from "./experiments";
+import { testUser } from "@/test/actors";
 
 const db = createDb(inject("databaseUrl"), testPoolSize());
-const actor = { name: "pm" };
+const actor = testUser("pm");
 let slug: string;
 afterAll(() => db.$disconnect());
 beforeAll(async () => {
@@ -219,7 +220,7 @@ describe(`experiments (${inject("databaseKind")})`, () => {
     ] as const) {
       await uploadSamples({
         db,
-        actor: { name: who },
+        actor: testUser(who),
         id: experiment.id,
         body: stream(`variant,ttft_ms\n${rows}`),
         contentType: "text/csv",
@@ -249,7 +250,7 @@ describe(`experiments (${inject("databaseKind")})`, () => {
     expect(missing.fields).toEqual({ decision: "Record the decision: ship, do-not-ship or iterate" });
     const decided = await setExperimentStatus({
       db,
-      actor: { name: "pm-lead" },
+      actor: testUser("pm-lead"),
       id: experiment.id,
       input: { version: 2, status: "decided", decision: "ship", decisionNote: "12 % faster, cheaper" },
     });

@@ -14,7 +14,9 @@ import {
 import { AppError } from "@/lib/errors";
 import { createExperimentSchema, experimentStatusSchema, uploadQuerySchema } from "@/lib/schemas/experiment";
 import { isUuid, parseInput } from "@/lib/schemas/parse";
-import type { Actor, Mutation } from "../actor";
+import { authorOf, type Actor, type Mutation } from "../actor";
+import { recordAudit } from "../audit";
+import { mutation } from "../mutation";
 import { getServiceOrThrow } from "../services";
 import { ingestSamples, type RowError } from "./ingest";
 
@@ -40,7 +42,7 @@ export function toExperimentView(row: ExperimentRow): ExperimentView {
   };
 }
 
-export async function createExperiment({ db, actor, input }: Mutation): Promise<ExperimentView> {
+export const createExperiment = mutation("experiment.create", async ({ db, actor, input }: Mutation): Promise<ExperimentView> => {
   const data = parseInput(createExperimentSchema, input, "The experiment");
   const service = await getServiceOrThrow({ db, slug: data.service }).catch(() => {
     throw new AppError("VALIDATION_FAILED", "The experiment has 1 invalid field.", {
@@ -48,8 +50,15 @@ export async function createExperiment({ db, actor, input }: Mutation): Promise<
     });
   });
   const { service: _slug, ...fields } = data;
-  return toExperimentView(await insertExperiment(db, { ...fields, serviceId: service.id, createdBy: actor.name }));
-}
+  const created = toExperimentView(await insertExperiment(db, { ...fields, serviceId: service.id, createdBy: authorOf(actor) }));
+  await recordAudit(db, actor, {
+    action: "experiment.create",
+    service: data.service,
+    target: created.name,
+    summary: `Created experiment “${created.name}” with variants ${created.variants.map((v) => v.name).join(", ")}`,
+  });
+  return created;
+});
 
 export async function listExperiments({ db }: { db: Db }): Promise<ExperimentView[]> {
   return (await listExperimentRows(db)).map(toExperimentView);
@@ -66,7 +75,7 @@ export async function getExperimentOrThrow({ db, id }: { db: Db; id: string }): 
 }
 
 /** Running → stopped → decided (with the decision and why); the version guards concurrent changes. */
-export async function setExperimentStatus({
+export const setExperimentStatus = mutation("experiment.status", async ({
   db,
   actor,
   id,
@@ -76,7 +85,7 @@ export async function setExperimentStatus({
   actor: Actor;
   id: string;
   input: unknown;
-}): Promise<ExperimentView> {
+}): Promise<ExperimentView> => {
   const { version, status, decision, decisionNote } = parseInput(experimentStatusSchema, input, "The status change");
   const current = await findOrThrow(db, id);
   const isDecided = status === "decided";
@@ -86,7 +95,7 @@ export async function setExperimentStatus({
       status,
       decision,
       decisionNote: isDecided ? decisionNote : "",
-      decidedBy: isDecided ? actor.name : null,
+      decidedBy: isDecided ? authorOf(actor) : null,
       decidedAt: isDecided ? new Date() : null,
     }));
   if (!saved) {
@@ -98,8 +107,17 @@ export async function setExperimentStatus({
       { current: toExperimentView(latest) },
     );
   }
-  return toExperimentView(await findOrThrow(db, id));
-}
+  const updated = toExperimentView(await findOrThrow(db, id));
+  await recordAudit(db, actor, {
+    action: "experiment.status",
+    service: updated.serviceSlug,
+    target: updated.name,
+    summary: isDecided
+      ? `Decided experiment “${updated.name}”: ${decision}${decisionNote ? ` (${decisionNote})` : ""}`
+      : `Marked experiment “${updated.name}” ${status}`,
+  });
+  return updated;
+});
 
 export type UploadResult = { accepted: number; rejected: number; errors: RowError[]; stored: boolean };
 
@@ -119,7 +137,7 @@ function formatOf(contentType: string | null): "csv" | "ndjson" {
  * row refuses the whole file and nothing is stored; with onError=skip the good rows are kept
  * and every bad row is reported with its line number. Each stored upload records who made it.
  */
-export async function uploadSamples({
+export const uploadSamples = mutation("experiment.upload", async ({
   db,
   actor,
   id,
@@ -133,7 +151,7 @@ export async function uploadSamples({
   body: ReadableStream<Uint8Array> | null;
   contentType: string | null;
   query: unknown;
-}): Promise<UploadResult> {
+}): Promise<UploadResult> => {
   const { onError } = parseInput(uploadQuerySchema, query, "The query");
   const experiment = await findOrThrow(db, id);
   const format = formatOf(contentType);
@@ -163,10 +181,16 @@ export async function uploadSamples({
     source: format,
     accepted: result.accepted,
     rejected: result.rejected,
-    createdBy: actor.name,
+    createdBy: authorOf(actor),
+  });
+  await recordAudit(db, actor, {
+    action: "experiment.upload",
+    service: experiment.serviceSlug,
+    target: experiment.name,
+    summary: `Uploaded ${result.accepted} ${format.toUpperCase()} rows into “${experiment.name}”${result.rejected ? ` (${result.rejected} skipped)` : ""}`,
   });
   return { ...summary, stored: true };
-}
+});
 
 export async function getAnalysis({
   db,

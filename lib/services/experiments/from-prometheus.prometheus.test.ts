@@ -6,10 +6,11 @@ import { createPrometheusClient } from "@/lib/prometheus/client";
 import { createService } from "../services";
 import { createExperiment, getAnalysis } from "./experiments";
 import { importFromPrometheus } from "./from-prometheus";
+import { testUser } from "@/test/actors";
 
 const db = createDb(inject("databaseUrl"), EMBEDDED_POOL_SIZE);
 const prom = createPrometheusClient(inject("prometheusUrl"));
-const actor = { name: "pm" };
+const actor = testUser("pm");
 afterAll(() => db.$disconnect());
 
 describe("experiment results from Prometheus, by the variant label", () => {
@@ -33,7 +34,7 @@ describe("experiment results from Prometheus, by the variant label", () => {
     });
     const result = await importFromPrometheus({
       db,
-      actor: { name: "pm" },
+      actor: testUser("pm"),
       prom,
       id: experiment.id,
       input: {

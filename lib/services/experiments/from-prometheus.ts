@@ -11,7 +11,9 @@ import { assertLabelName, selector } from "@/lib/prometheus/promql";
 import { fetchBucketIncreases } from "@/lib/prometheus/buckets";
 import { metricNameSchema, labelNameSchema } from "@/lib/schemas/budget";
 import { parseInput } from "@/lib/schemas/parse";
-import type { Actor } from "../actor";
+import { authorOf, type Actor } from "../actor";
+import { recordAudit } from "../audit";
+import { mutation } from "../mutation";
 import { getBudget } from "../budgets";
 import { getExperimentOrThrow } from "./experiments";
 
@@ -52,7 +54,7 @@ export function addBucketsAsSamples(acc: VariantAccumulator, buckets: Bucket[], 
   return added;
 }
 
-export async function importFromPrometheus({
+export const importFromPrometheus = mutation("experiment.import", async ({
   db,
   actor,
   prom,
@@ -66,7 +68,7 @@ export async function importFromPrometheus({
   id: string;
   input: unknown;
   now?: number;
-}): Promise<{ imported: Record<string, number>; range: { start: string; end: string } }> {
+}): Promise<{ imported: Record<string, number>; range: { start: string; end: string } }> => {
   const options = parseInput(importSchema, input, "The import");
   if (!prom) throw new AppError("UNAVAILABLE", "Prometheus is not configured: set PROMETHEUS_URL.");
   const experiment = await getExperimentOrThrow({ db, id });
@@ -118,7 +120,13 @@ export async function importFromPrometheus({
     source: "prometheus",
     accepted,
     rejected: 0,
-    createdBy: actor.name,
+    createdBy: authorOf(actor),
+  });
+  await recordAudit(db, actor, {
+    action: "experiment.import",
+    service: experiment.serviceSlug,
+    target: experiment.name,
+    summary: `Imported ${accepted} requests from Prometheus into experiment “${experiment.name}”`,
   });
   return { imported, range: { start: new Date(start * 1000).toISOString(), end: new Date(end * 1000).toISOString() } };
-}
+});

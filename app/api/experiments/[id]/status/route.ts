@@ -1,10 +1,9 @@
 import { json, readJson, route } from "@/lib/api/handle";
-import { currentActor } from "@/lib/services/actor";
 import { setExperimentStatus } from "@/lib/services/experiments/experiments";
 import { runtime } from "@/lib/services/runtime";
 
 // Body: { version, status: running | stopped | decided, decision?: ship | do-not-ship | iterate, decisionNote? }.
-export const PUT = route<{ id: string }>(async (request, { id }) => {
+export const PUT = route<{ id: string }>(async (request, { id }, actor) => {
   const input = await readJson(request);
-  return json(await setExperimentStatus({ db: runtime().db, actor: currentActor(), id, input }));
+  return json(await setExperimentStatus({ db: runtime().db, actor, id, input }));
 });

@@ -1,5 +1,4 @@
 import { json, readJson, route, slugParam } from "@/lib/api/handle";
-import { currentActor } from "@/lib/services/actor";
 import { getBudget, saveBudget } from "@/lib/services/budgets";
 import { runtime } from "@/lib/services/runtime";
 
@@ -9,7 +8,7 @@ export const GET = route<Params>(async (_request, { slug }) =>
   json(await getBudget({ db: runtime().db, slug: slugParam(slug) })),
 );
 
-export const PUT = route<Params>(async (request, { slug }) => {
+export const PUT = route<Params>(async (request, { slug }, actor) => {
   const input = await readJson(request);
-  return json(await saveBudget({ db: runtime().db, actor: currentActor(), slug: slugParam(slug), input }));
+  return json(await saveBudget({ db: runtime().db, actor, slug: slugParam(slug), input }));
 });

@@ -1,5 +1,4 @@
 import { json, queryOf, readJson, route, slugParam } from "@/lib/api/handle";
-import { currentActor } from "@/lib/services/actor";
 import { createSlo, getSloStatuses } from "@/lib/services/slos";
 import { runtime } from "@/lib/services/runtime";
 
@@ -9,9 +8,9 @@ export const GET = route<{ slug: string }>(async (request, { slug }) =>
   json(await getSloStatuses({ ...runtime(), slug: slugParam(slug), query: queryOf(request) })),
 );
 
-export const POST = route<{ slug: string }>(async (request, { slug }) => {
+export const POST = route<{ slug: string }>(async (request, { slug }, actor) => {
   const input = await readJson(request);
-  return json(await createSlo({ db: runtime().db, actor: currentActor(), slug: slugParam(slug), input }), {
+  return json(await createSlo({ db: runtime().db, actor, slug: slugParam(slug), input }), {
     status: 201,
   });
 });

@@ -1,7 +1,6 @@
 import { json, readJson, route, slugParam } from "@/lib/api/handle";
 import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/schemas/parse";
-import { currentActor } from "@/lib/services/actor";
 import { deleteSlo, updateSlo } from "@/lib/services/slos";
 import { runtime } from "@/lib/services/runtime";
 
@@ -12,12 +11,12 @@ function idParam(id: string): string {
   return id;
 }
 
-export const PUT = route<Params>(async (request, params) => {
+export const PUT = route<Params>(async (request, params, actor) => {
   const input = await readJson(request);
   return json(
     await updateSlo({
       db: runtime().db,
-      actor: currentActor(),
+      actor,
       slug: slugParam(params.slug),
       id: idParam(params.id),
       input,
@@ -25,7 +24,7 @@ export const PUT = route<Params>(async (request, params) => {
   );
 });
 
-export const DELETE = route<Params>(async (_request, params) => {
-  await deleteSlo({ db: runtime().db, actor: currentActor(), slug: slugParam(params.slug), id: idParam(params.id) });
+export const DELETE = route<Params>(async (_request, params, actor) => {
+  await deleteSlo({ db: runtime().db, actor, slug: slugParam(params.slug), id: idParam(params.id) });
   return new Response(null, { status: 204 });
 });

@@ -1,0 +1,52 @@
+import "server-only";
+import type { Db } from "./client";
+
+export type NewAuditEntry = {
+  actorKind: string;
+  actorId: string | null;
+  actorName: string;
+  ownerId: string | null;
+  action: string;
+  serviceSlug: string | null;
+  target: string;
+  summary: string;
+  address: string | null;
+};
+
+export type AuditRow = NewAuditEntry & { id: bigint; at: Date };
+
+export async function appendAuditEntry(db: Db, entry: NewAuditEntry): Promise<void> {
+  await db.auditEntry.create({ data: entry });
+}
+
+/** Newest first; `actorId` matches the actor itself or, for tokens, their owner. */
+export async function listAuditRows(
+  db: Db,
+  options: { serviceSlug?: string; actorId?: string; beforeId?: bigint; beforeAt?: Date; limit: number },
+): Promise<AuditRow[]> {
+  return db.auditEntry.findMany({
+    where: {
+      ...(options.serviceSlug && { serviceSlug: options.serviceSlug }),
+      ...(options.actorId && { OR: [{ actorId: options.actorId }, { ownerId: options.actorId }] }),
+      ...(options.beforeId !== undefined && { id: { lt: options.beforeId } }),
+      ...(options.beforeAt && { at: { lt: options.beforeAt } }),
+    },
+    orderBy: { id: "desc" },
+    take: options.limit,
+  });
+}
+
+/** How often an action was recorded for a target or from an address since a time (sign-in failures). */
+export async function countRecentAudit(
+  db: Db,
+  options: { action: string; since: Date; target?: string; address?: string },
+): Promise<number> {
+  return db.auditEntry.count({
+    where: {
+      action: options.action,
+      at: { gte: options.since },
+      ...(options.target !== undefined && { target: options.target }),
+      ...(options.address !== undefined && { address: options.address }),
+    },
+  });
+}

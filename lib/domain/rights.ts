@@ -1,0 +1,98 @@
+// Who may do what: one table of actions, read by the services that enforce it, the UI that
+// hides what a role may not do, and the rights-matrix tests that check both.
+
+export const ROLES = ["viewer", "editor", "admin"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const SCOPES = ["read", "write:budgets", "write:slos", "write:experiments"] as const;
+export type Scope = (typeof SCOPES)[number];
+
+type Rule = {
+  /** The least role that may do it; null when only Alertmanager may (its webhook). */
+  role: Role | null;
+  /** The scope a token needs for it; null when no token may do it, whatever its scopes. */
+  scope: Scope | null;
+  /** What the action is, for "only editors can …" messages. */
+  does: string;
+};
+
+export const ACTIONS = {
+  read: { role: "viewer", scope: "read", does: "read dashboards" },
+  "service.create": { role: "editor", scope: "write:budgets", does: "create services" },
+  "service.delete": { role: "admin", scope: null, does: "delete services" },
+  "budget.save": { role: "editor", scope: "write:budgets", does: "save budgets" },
+  "budget.restore": { role: "editor", scope: "write:budgets", does: "restore budget revisions" },
+  "optimization.create": { role: "editor", scope: "write:budgets", does: "edit the optimization catalog" },
+  "slo.create": { role: "editor", scope: "write:slos", does: "create SLOs" },
+  "slo.update": { role: "editor", scope: "write:slos", does: "edit SLOs" },
+  "slo.delete": { role: "editor", scope: "write:slos", does: "delete SLOs" },
+  "openslo.import": { role: "editor", scope: "write:slos", does: "import OpenSLO documents" },
+  "experiment.create": { role: "editor", scope: "write:experiments", does: "create experiments" },
+  "experiment.status": { role: "editor", scope: "write:experiments", does: "stop or decide experiments" },
+  "experiment.upload": { role: "editor", scope: "write:experiments", does: "upload experiment results" },
+  "experiment.import": { role: "editor", scope: "write:experiments", does: "import results from Prometheus" },
+  "token.create": { role: "viewer", scope: null, does: "create API tokens" },
+  "token.revoke": { role: "viewer", scope: null, does: "revoke API tokens" },
+  "token.list": { role: "viewer", scope: null, does: "list API tokens" },
+  "user.list": { role: "admin", scope: null, does: "list users" },
+  "user.create": { role: "admin", scope: null, does: "add users" },
+  "user.role": { role: "admin", scope: null, does: "change roles" },
+  "audit.read": { role: "admin", scope: null, does: "read the audit trail" },
+  "alert.receive": { role: null, scope: null, does: "deliver Alertmanager notifications" },
+} as const satisfies Record<string, Rule>;
+
+export type Action = keyof typeof ACTIONS;
+
+/** Who is asking, as far as rights go: a role, and for a token its scopes. */
+export type Principal = { role: Role; scopes?: readonly string[] };
+
+export function roleAtLeast(role: Role, least: Role): boolean {
+  return ROLES.indexOf(role) >= ROLES.indexOf(least);
+}
+
+export type Decision = { allowed: true } | { allowed: false; reason: string };
+
+/** A token may do what both its owner's role and its scopes allow. */
+export function decide(principal: Principal, action: Action): Decision {
+  const rule: Rule = ACTIONS[action];
+  if (rule.role === null) return { allowed: false, reason: `Only Alertmanager, with its own token, can ${rule.does}.` };
+  if (!roleAtLeast(principal.role, rule.role)) {
+    const who = rule.role === "admin" ? "Admins" : "Editors and admins";
+    return { allowed: false, reason: `${who} can ${rule.does}; you are ${article(principal.role)} ${principal.role}.` };
+  }
+  if (principal.scopes) {
+    if (rule.scope === null) return { allowed: false, reason: `API tokens cannot ${rule.does}; sign in instead.` };
+    if (!principal.scopes.includes(rule.scope))
+      return { allowed: false, reason: `This API token lacks the ${rule.scope} scope needed to ${rule.does}.` };
+  }
+  return { allowed: true };
+}
+
+export const can = (principal: Principal, action: Action): boolean => decide(principal, action).allowed;
+
+/** The scopes a role may hand to its tokens: a viewer's token can only read. */
+export function scopesFor(role: Role): Scope[] {
+  return SCOPES.filter((scope) =>
+    Object.values(ACTIONS).some((rule: Rule) => rule.scope === scope && rule.role !== null && roleAtLeast(role, rule.role)),
+  );
+}
+
+const article = (role: Role) => (role === "admin" ? "an" : "a");
+
+/**
+ * The role an SSO user gets from a claim: a role's own name, or a value mapped to one
+ * ("sre-leads=editor,platform-admins=admin"); the highest wins, else the fallback.
+ */
+export function roleFromClaim(claim: unknown, mapping: string, fallback: Role): Role {
+  const values = (Array.isArray(claim) ? claim : [claim]).filter((v): v is string => typeof v === "string");
+  const mapped = new Map<string, Role>();
+  for (const pair of mapping.split(",")) {
+    const [value, role] = pair.split("=").map((part) => part.trim());
+    if (value && ROLES.includes(role as Role)) mapped.set(value, role as Role);
+  }
+  const granted = values.flatMap((value) => {
+    const role = mapped.get(value) ?? (ROLES.includes(value as Role) ? (value as Role) : undefined);
+    return role ? [role] : [];
+  });
+  return granted.reduce<Role>((best, role) => (roleAtLeast(role, best) ? role : best), granted[0] ?? fallback);
+}

@@ -1,0 +1,116 @@
+import "server-only";
+import { betterAuth } from "better-auth";
+import { prismaAdapter } from "better-auth/adapters/prisma";
+import { genericOAuth } from "better-auth/plugins";
+import { db } from "@/lib/db/client";
+import { roleFromClaim, type Role } from "@/lib/domain/rights";
+import { env } from "@/lib/env";
+import { recordAudit } from "../audit";
+
+export const MIN_PASSWORD_LENGTH = 12;
+export const MAX_PASSWORD_LENGTH = 128;
+export const OIDC_PROVIDER_ID = "oidc";
+const SESSION_DAYS = 7;
+
+function createAuth() {
+  const config = env();
+  const publicUrl = config.LB_PUBLIC_URL;
+  const sso = config.LB_OIDC_ISSUER && config.LB_OIDC_CLIENT_ID && config.LB_OIDC_CLIENT_SECRET;
+  return betterAuth({
+    appName: "Latency Budgets",
+    baseURL: publicUrl,
+    basePath: "/api/auth",
+    // The launcher always provides one; a bare `next start` without it cannot sign anybody in.
+    secret: config.LB_AUTH_SECRET,
+    database: prismaAdapter(db(), { provider: "postgresql" }),
+    telemetry: { enabled: false },
+    emailAndPassword: {
+      enabled: true,
+      // Admins add people (or single sign-on does); nobody signs themselves up.
+      disableSignUp: true,
+      minPasswordLength: MIN_PASSWORD_LENGTH,
+      maxPasswordLength: MAX_PASSWORD_LENGTH,
+    },
+    user: {
+      additionalFields: {
+        role: { type: "string", required: false, input: false, defaultValue: config.LB_OIDC_DEFAULT_ROLE },
+      },
+    },
+    session: { expiresIn: SESSION_DAYS * 86400, updateAge: 86400 },
+    // Sign-in attempts are limited per account and per address in ./sign-in.ts, in the database,
+    // so the limit holds across instances.
+    rateLimit: { enabled: false },
+    advanced: {
+      useSecureCookies: publicUrl?.startsWith("https:") ?? false,
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
+      ipAddress: { ipAddressHeaders: ["x-forwarded-for"] },
+    },
+    databaseHooks: {
+      user: {
+        create: {
+          after: async (user) => {
+            await recordAudit(db(), { kind: "system", name: "single sign-on" }, {
+              action: "user.create",
+              target: user.email,
+              summary: `${user.email} signed in through ${config.LB_OIDC_NAME} for the first time, as ${String(user.role)}`,
+            });
+          },
+        },
+      },
+      session: {
+        create: {
+          after: async (session) => {
+            const user = await db().user.findUnique({ where: { id: session.userId } });
+            if (!user) return;
+            await recordAudit(
+              db(),
+              { kind: "user", id: user.id, email: user.email, name: user.name, role: user.role as Role },
+              { action: "auth.sign-in", target: user.email, summary: `Signed in as ${user.role}`, address: session.ipAddress ?? null },
+            );
+          },
+        },
+      },
+    },
+    plugins: sso
+      ? [
+          genericOAuth({
+            config: [
+              {
+                providerId: OIDC_PROVIDER_ID,
+                name: config.LB_OIDC_NAME,
+                discoveryUrl: `${config.LB_OIDC_ISSUER!.replace(/\/$/, "")}/.well-known/openid-configuration`,
+                clientId: config.LB_OIDC_CLIENT_ID!,
+                clientSecret: config.LB_OIDC_CLIENT_SECRET!,
+                scopes: config.LB_OIDC_SCOPES.split(/\s+/).filter(Boolean),
+                pkce: true,
+                // The provider is the source of truth for SSO users' names and, with a role claim, roles.
+                overrideUserInfo: true,
+                mapProfileToUser: (profile) => {
+                  const claim = config.LB_OIDC_ROLE_CLAIM;
+                  return claim
+                    ? { role: roleFromClaim(profile[claim], config.LB_OIDC_ROLE_MAP, config.LB_OIDC_DEFAULT_ROLE) }
+                    : {};
+                },
+              },
+            ],
+          }),
+        ]
+      : [],
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+const globalForAuth = globalThis as unknown as { latencyBudgetsAuth?: Auth };
+
+/** The process's better-auth instance, on the app's own database. */
+export function auth(): Auth {
+  globalForAuth.latencyBudgetsAuth ??= createAuth();
+  return globalForAuth.latencyBudgetsAuth;
+}
+
+/** Whether single sign-on is configured, and its button's label. */
+export function ssoOption(): { providerId: string; name: string } | null {
+  const config = env();
+  return config.LB_OIDC_ISSUER ? { providerId: OIDC_PROVIDER_ID, name: config.LB_OIDC_NAME } : null;
+}

@@ -76,7 +76,8 @@ describe(`JSON API (${inject("databaseKind")})`, () => {
     });
     expect(revisions.body.map((r: { version: number }) => r.version)).toEqual([2, 1]);
     expect(revisions.body[0]).toMatchObject({
-      author: "local",
+      // The author is the token's owner, and the token that made the change.
+      author: expect.stringMatching(/^admin-token-owner-[0-9a-f]{8}@example\.test \(token tests [0-9a-f]{4}\)$/),
       changes: [{ summary: "TTFT q0.95 < 700 ms → TTFT q0.95 < 680 ms" }],
     });
     expect(typeof revisions.body[0].createdAt).toBe("string");

@@ -77,7 +77,7 @@ export function scopesFor(role: Role): Scope[] {
   );
 }
 
-const article = (role: Role) => (role === "admin" ? "an" : "a");
+const article = (role: Role) => (role === "viewer" ? "a" : "an");
 
 /**
  * The role an SSO user gets from a claim: a role's own name, or a value mapped to one

@@ -11,6 +11,7 @@ import { RULE_PREFIX } from "@/lib/prometheus/rules";
 import { alertmanagerWebhookSchema } from "@/lib/schemas/alertmanager";
 import { parseInput } from "@/lib/schemas/parse";
 import type { Actor } from "./actor";
+import { recordAudit } from "./audit";
 import { mutation } from "./mutation";
 import { getServiceOrThrow } from "./services";
 
@@ -140,7 +141,7 @@ export function isAlertmanagerToken(given: string): boolean {
 /** Stores the alerts of one notification; only Alertmanager (with LB_ALERTMANAGER_TOKEN) may call it. */
 export const receiveAlertmanagerWebhook = mutation("alert.receive", async ({
   db,
-  actor: _actor,
+  actor,
   input,
 }: {
   db: Db;
@@ -166,6 +167,14 @@ export const receiveAlertmanagerWebhook = mutation("alert.receive", async ({
       receiver: payload.receiver,
     })),
   );
+  const named = [...new Set(payload.alerts.map((alert) => alert.labels.service ?? ""))];
+  const firing = payload.alerts.filter((alert) => alert.status === "firing").length;
+  await recordAudit(db, actor, {
+    action: "alert.receive",
+    service: named.length === 1 && services.has(named[0]!) ? named[0] : null,
+    target: payload.receiver,
+    summary: `Alertmanager delivered ${payload.alerts.length} alert${payload.alerts.length === 1 ? "" : "s"} (${firing} firing, ${stored} new)`,
+  });
   return { received: payload.alerts.length, stored };
 });
 

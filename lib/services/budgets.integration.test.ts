@@ -37,7 +37,7 @@ describe(`budgets (${inject("databaseKind")})`, () => {
     const budget = await getBudget({ db, slug });
     expect(budget.stages).toEqual(chatApi.stages);
     const revisions = await listRevisions({ db, slug });
-    expect(revisions).toMatchObject([{ version: 1, author: "alice" }]);
+    expect(revisions).toMatchObject([{ version: 1, author: "alice@example.test" }]);
   });
 
   it("refuses a second service with the same slug", async () => {
@@ -51,9 +51,9 @@ describe(`budgets (${inject("databaseKind")})`, () => {
     const budget = await getBudget({ db, slug });
     budget.stages[4]!.components[1]!.budgetMs.p95 = 100;
     const saved = await saveBudget({ db, actor: bob, slug, input: { ...budget, message: "Faster reranker" } });
-    expect(saved).toMatchObject({ version: 2, updatedBy: "bob" });
+    expect(saved).toMatchObject({ version: 2, updatedBy: "bob@example.test" });
     const [latest] = await listRevisions({ db, slug });
-    expect(latest).toMatchObject({ version: 2, author: "bob", message: "Faster reranker" });
+    expect(latest).toMatchObject({ version: 2, author: "bob@example.test", message: "Faster reranker" });
     expect(latest!.changes.map((c) => c.summary)).toEqual(["RAG retrieval p95: 120 ms → 100 ms"]);
   });
 
@@ -70,7 +70,7 @@ describe(`budgets (${inject("databaseKind")})`, () => {
     expect(error.message).toContain("bob");
     expect(error.details).toMatchObject({
       current: { version: 2, targetMs: 650 },
-      revisionsSince: [{ version: 2, author: "bob" }],
+      revisionsSince: [{ version: 2, author: "bob@example.test" }],
     });
     expect((await getBudget({ db, slug })).stages[0]!.components[0]!.budgetMs.p95).toBe(150);
   });
@@ -101,7 +101,7 @@ describe(`budgets (${inject("databaseKind")})`, () => {
     expect(restored.version).toBe(3);
     expect(restored.stages).toEqual(v1.stages);
     const [latest] = await listRevisions({ db, slug });
-    expect(latest).toMatchObject({ version: 3, restoredFrom: 1, author: "alice", message: "Restored revision 1" });
+    expect(latest).toMatchObject({ version: 3, restoredFrom: 1, author: "alice@example.test", message: "Restored revision 1" });
     expect(latest!.changes.filter((c) => c.kind === "stage-added")).toHaveLength(6);
   });
 

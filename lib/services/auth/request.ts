@@ -35,7 +35,10 @@ export async function actorFromHeaders(headers: Headers): Promise<Actor> {
     if (!secret) throw new AppError("UNAUTHORIZED", "Send the token as Authorization: Bearer <token>.");
     if (secret.startsWith(TOKEN_PREFIX)) return tokenActor(secret);
     if (isAlertmanagerToken(secret)) return { kind: "alertmanager" };
-    throw invalidToken("This bearer token is not valid.");
+    throw new AppError(
+      "UNAUTHORIZED",
+      "This bearer token is not valid: send an API token (Authorization: Bearer lb_…) or, from Alertmanager, LB_ALERTMANAGER_TOKEN.",
+    );
   }
   const session = await auth().api.getSession({ headers });
   if (!session) return ANONYMOUS;

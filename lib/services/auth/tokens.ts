@@ -64,7 +64,7 @@ export const createToken = mutation(
     const refused = data.scopes.filter((scope) => !allowed.includes(scope));
     if (refused.length)
       throw new AppError("VALIDATION_FAILED", "The token has 1 invalid field.", {
-        scopes: `As ${user.role === "admin" ? "an" : "a"} ${user.role} you can give a token only ${allowed.join(", ")} (not ${refused.join(", ")})`,
+        scopes: `As ${user.role === "viewer" ? "a" : "an"} ${user.role} you can give a token only ${allowed.join(", ")} (not ${refused.join(", ")})`,
       });
     const secret = `${TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
     const row = await insertToken(db, {

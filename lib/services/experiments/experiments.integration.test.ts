@@ -229,8 +229,8 @@ describe(`experiments (${inject("databaseKind")})`, () => {
     }
     const { uploads } = await getAnalysis({ db, id: experiment.id });
     expect(uploads.map((u) => [u.createdBy, u.source, u.accepted, u.rejected])).toEqual([
-      ["bob", "csv", 2, 1],
-      ["alice", "csv", 2, 0],
+      ["bob@example.test", "csv", 2, 1],
+      ["alice@example.test", "csv", 2, 0],
     ]);
   });
 
@@ -254,7 +254,7 @@ describe(`experiments (${inject("databaseKind")})`, () => {
       id: experiment.id,
       input: { version: 2, status: "decided", decision: "ship", decisionNote: "12 % faster, cheaper" },
     });
-    expect(decided).toMatchObject({ status: "decided", decision: "ship", decidedBy: "pm-lead", version: 3 });
+    expect(decided).toMatchObject({ status: "decided", decision: "ship", decidedBy: "pm-lead@example.test", version: 3 });
     expect(decided.decidedAt).not.toBeNull();
     const stale = await rejection(
       setExperimentStatus({ db, actor, id: experiment.id, input: { version: 2, status: "running" } }),

@@ -1,0 +1,95 @@
+import { describe, expect, it } from "vitest";
+import { ACTIONS, can, decide, roleFromClaim, scopesFor, type Action } from "./rights";
+
+// The issue's promises, written out by hand: who may do what, as users and as tokens.
+// v = viewer, e = editor, a = admin; a token column lists the scope that unlocks it ("-": none does).
+const EXPECTED: Record<Action, [viewer: boolean, editor: boolean, admin: boolean, scope: string]> = {
+  read: [true, true, true, "read"],
+  "service.create": [false, true, true, "write:budgets"],
+  "service.delete": [false, false, true, "-"],
+  "budget.save": [false, true, true, "write:budgets"],
+  "budget.restore": [false, true, true, "write:budgets"],
+  "optimization.create": [false, true, true, "write:budgets"],
+  "slo.create": [false, true, true, "write:slos"],
+  "slo.update": [false, true, true, "write:slos"],
+  "slo.delete": [false, true, true, "write:slos"],
+  "openslo.import": [false, true, true, "write:slos"],
+  "experiment.create": [false, true, true, "write:experiments"],
+  "experiment.status": [false, true, true, "write:experiments"],
+  "experiment.upload": [false, true, true, "write:experiments"],
+  "experiment.import": [false, true, true, "write:experiments"],
+  "token.create": [true, true, true, "-"],
+  "token.revoke": [true, true, true, "-"],
+  "token.list": [true, true, true, "-"],
+  "user.list": [false, false, true, "-"],
+  "user.create": [false, false, true, "-"],
+  "user.role": [false, false, true, "-"],
+  "audit.read": [false, false, true, "-"],
+  "alert.receive": [false, false, false, "-"],
+};
+
+const ALL_SCOPES = ["read", "write:budgets", "write:slos", "write:experiments"];
+
+describe("rights table", () => {
+  it.each(Object.entries(EXPECTED))("%s", (action, [viewer, editor, admin, scope]) => {
+    const a = action as Action;
+    expect([can({ role: "viewer" }, a), can({ role: "editor" }, a), can({ role: "admin" }, a)]).toEqual([viewer, editor, admin]);
+    // An admin's token: allowed exactly with the unlocking scope.
+    for (const s of ALL_SCOPES) expect(can({ role: "admin", scopes: [s] }, a), `${action} with ${s}`).toBe(s === scope);
+  });
+
+  it("has no action the hand-written table does not know", () => {
+    expect(Object.keys(ACTIONS).sort()).toEqual(Object.keys(EXPECTED).sort());
+  });
+
+  it("a token never does more than its owner", () => {
+    expect(can({ role: "viewer", scopes: ALL_SCOPES }, "budget.save")).toBe(false);
+    expect(can({ role: "editor", scopes: ALL_SCOPES }, "service.delete")).toBe(false);
+  });
+
+  it("says why, in words a person understands", () => {
+    expect(decide({ role: "viewer" }, "budget.save")).toEqual({
+      allowed: false,
+      reason: "Editors and admins can save budgets; you are a viewer.",
+    });
+    expect(decide({ role: "editor" }, "service.delete")).toEqual({
+      allowed: false,
+      reason: "Admins can delete services; you are an editor.",
+    });
+    expect(decide({ role: "admin", scopes: ["read"] }, "slo.create")).toEqual({
+      allowed: false,
+      reason: "This API token lacks the write:slos scope needed to create SLOs.",
+    });
+    expect(decide({ role: "admin", scopes: ALL_SCOPES }, "user.role")).toEqual({
+      allowed: false,
+      reason: "API tokens cannot change roles; sign in instead.",
+    });
+  });
+
+  it("lets a role hand its tokens only the scopes it can use", () => {
+    expect(scopesFor("viewer")).toEqual(["read"]);
+    expect(scopesFor("editor")).toEqual(ALL_SCOPES);
+    expect(scopesFor("admin")).toEqual(ALL_SCOPES);
+  });
+});
+
+describe("roleFromClaim", () => {
+  const map = "sre-leads=editor, platform-admins=admin";
+  it.each([
+    ["a role's own name", "editor", "editor"],
+    ["a mapped group", ["staff", "sre-leads"], "editor"],
+    ["the highest of several", ["sre-leads", "platform-admins", "viewer"], "admin"],
+    ["nothing known", ["staff"], "viewer"],
+    ["no claim", undefined, "viewer"],
+    ["a non-string claim", { admin: true }, "viewer"],
+    ["a map entry to a role that does not exist", ["wizards"], "viewer"],
+  ])("%s", (_, claim, role) => {
+    expect(roleFromClaim(claim, `${map},wizards=superuser`, "viewer")).toBe(role);
+  });
+
+  it("falls back to the configured default role", () => {
+    expect(roleFromClaim(["staff"], map, "editor")).toBe("editor");
+    // A claim can lower nobody below the default: the default is the floor only when nothing matches.
+    expect(roleFromClaim(["viewer"], map, "editor")).toBe("viewer");
+  });
+});

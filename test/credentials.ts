@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import * as authRoute from "@/app/api/auth/[...all]/route";
 import { db } from "@/lib/db/client";
 import { SCOPES, type Role } from "@/lib/domain/rights";
 import { systemActor, type Actor } from "@/lib/services/actor";
@@ -35,4 +36,18 @@ let adminToken: Promise<string> | undefined;
 export function testAdminToken(): Promise<string> {
   adminToken ??= newToken("admin");
   return adminToken;
+}
+
+/** Signs in through better-auth's route, as a browser would, and returns the session cookie. */
+export async function sessionCookie(email: string, password = TEST_PASSWORD): Promise<string> {
+  const response = await authRoute.POST(
+    new Request("http://localhost/api/auth/sign-in/email", {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: "http://localhost" },
+      body: JSON.stringify({ email, password }),
+    }),
+  );
+  const cookie = response.headers.getSetCookie().find((c) => c.includes("session_token="));
+  if (response.status !== 200 || !cookie) throw new Error(`Sign-in failed: ${response.status} ${await response.text()}`);
+  return cookie.split(";")[0]!;
 }

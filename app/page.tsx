@@ -5,20 +5,24 @@ import { runtime } from "@/lib/services/runtime";
 import { listServices } from "@/lib/services/services";
 import { formatMs } from "@/lib/domain/format";
 import { Card, EmptyState, cx } from "@/components/ui/primitives";
+import { requireViewer } from "@/lib/services/pages";
 
 export const dynamic = "force-dynamic";
 
-export default function ServicesPage() {
+export default async function ServicesPage() {
+  const viewer = await requireViewer();
   return (
     <div className="space-y-4">
       <div className="flex items-center justify-between">
         <h1 className="text-2xl font-semibold">Services</h1>
-        <Link
-          href="/services/new"
-          className="rounded-md bg-sky-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-sky-700"
-        >
-          New service
-        </Link>
+        {viewer.can["service.create"] && (
+          <Link
+            href="/services/new"
+            className="rounded-md bg-sky-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-sky-700"
+          >
+            New service
+          </Link>
+        )}
       </div>
       <Suspense fallback={<ServicesSkeleton />}>
         <ServiceCards />

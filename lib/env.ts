@@ -6,43 +6,46 @@ const flag = z.enum(["true", "false", "1", "0"]).transform((value) => value === 
 
 // Environment, read once and validated. The launcher (scripts/serve.ts) sets DATABASE_URL to
 // the embedded database and LB_DATABASE_KIND=embedded when no DATABASE_URL was given.
-const envSchema = z.object({
-  DATABASE_URL: z.string().url("DATABASE_URL must be a postgresql:// URL").optional(),
-  LB_DATABASE_KIND: z.enum(["postgres", "embedded"]).default("postgres"),
-  DATABASE_POOL_SIZE: z.coerce.number().int().positive().max(100).default(10),
-  PROMETHEUS_URL: z.string().url("PROMETHEUS_URL must be an http(s):// URL").optional(),
-  PROMETHEUS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(4000),
-  /** The app's public URL, for links in alert annotations; the request's own origin when unset. */
-  LB_PUBLIC_URL: z.string().url("LB_PUBLIC_URL must be an http(s):// URL").optional(),
-  /** How long a component must be over budget before ComponentOverBudget fires. */
-  LB_ALERT_FOR: z
-    .string()
-    .regex(/^[1-9][0-9]{0,3}[smh]$/, "LB_ALERT_FOR is a duration like 30s, 5m or 1h")
-    .default("5m"),
-  /** Where to write the rule file and reload Prometheus on every change (the demo sets it). */
-  LB_RULES_FILE: z.string().optional(),
-  /** The bearer token Alertmanager's webhook must send; the webhook is refused while unset. */
-  LB_ALERTMANAGER_TOKEN: z.string().min(16, "LB_ALERTMANAGER_TOKEN must be at least 16 characters").optional(),
-  /** Signs session cookies. The launcher generates one into the data folder when unset. */
-  LB_AUTH_SECRET: z.string().min(32, "LB_AUTH_SECRET must be at least 32 characters").optional(),
-  /** Let people who are not signed in read dashboards (the demo turns it on). */
-  LB_ANONYMOUS_VIEW: flag.default(false),
-  /** Single sign-on through an OpenID Connect provider: all three, or none. */
-  LB_OIDC_ISSUER: z.string().url("LB_OIDC_ISSUER must be the provider's issuer URL").optional(),
-  LB_OIDC_CLIENT_ID: z.string().min(1).optional(),
-  LB_OIDC_CLIENT_SECRET: z.string().min(1).optional(),
-  /** The sign-in button's label: "Sign in with <name>". */
-  LB_OIDC_NAME: z.string().min(1).max(40).default("single sign-on"),
-  LB_OIDC_SCOPES: z.string().default("openid email profile"),
-  /** The claim that carries a role or groups (e.g. "groups"); unset: SSO users get the default role. */
-  LB_OIDC_ROLE_CLAIM: z.string().min(1).optional(),
-  /** Claim values that grant a role, e.g. "sre-leads=editor,platform-admins=admin". */
-  LB_OIDC_ROLE_MAP: z.string().default(""),
-  LB_OIDC_DEFAULT_ROLE: z.enum(ROLES).default("viewer"),
-}).refine(
-  (env) => [0, 3].includes([env.LB_OIDC_ISSUER, env.LB_OIDC_CLIENT_ID, env.LB_OIDC_CLIENT_SECRET].filter(Boolean).length),
-  { message: "Single sign-on needs LB_OIDC_ISSUER, LB_OIDC_CLIENT_ID and LB_OIDC_CLIENT_SECRET together" },
-);
+const envSchema = z
+  .object({
+    DATABASE_URL: z.string().url("DATABASE_URL must be a postgresql:// URL").optional(),
+    LB_DATABASE_KIND: z.enum(["postgres", "embedded"]).default("postgres"),
+    DATABASE_POOL_SIZE: z.coerce.number().int().positive().max(100).default(10),
+    PROMETHEUS_URL: z.string().url("PROMETHEUS_URL must be an http(s):// URL").optional(),
+    PROMETHEUS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(4000),
+    /** The app's public URL, for links in alert annotations; the request's own origin when unset. */
+    LB_PUBLIC_URL: z.string().url("LB_PUBLIC_URL must be an http(s):// URL").optional(),
+    /** How long a component must be over budget before ComponentOverBudget fires. */
+    LB_ALERT_FOR: z
+      .string()
+      .regex(/^[1-9][0-9]{0,3}[smh]$/, "LB_ALERT_FOR is a duration like 30s, 5m or 1h")
+      .default("5m"),
+    /** Where to write the rule file and reload Prometheus on every change (the demo sets it). */
+    LB_RULES_FILE: z.string().optional(),
+    /** The bearer token Alertmanager's webhook must send; the webhook is refused while unset. */
+    LB_ALERTMANAGER_TOKEN: z.string().min(16, "LB_ALERTMANAGER_TOKEN must be at least 16 characters").optional(),
+    /** Signs session cookies. The launcher generates one into the data folder when unset. */
+    LB_AUTH_SECRET: z.string().min(32, "LB_AUTH_SECRET must be at least 32 characters").optional(),
+    /** Let people who are not signed in read dashboards (the demo turns it on). */
+    LB_ANONYMOUS_VIEW: flag.default(false),
+    /** Single sign-on through an OpenID Connect provider: all three, or none. */
+    LB_OIDC_ISSUER: z.string().url("LB_OIDC_ISSUER must be the provider's issuer URL").optional(),
+    LB_OIDC_CLIENT_ID: z.string().min(1).optional(),
+    LB_OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+    /** The sign-in button's label: "Sign in with <name>". */
+    LB_OIDC_NAME: z.string().min(1).max(40).default("single sign-on"),
+    LB_OIDC_SCOPES: z.string().default("openid email profile"),
+    /** The claim that carries a role or groups (e.g. "groups"); unset: SSO users get the default role. */
+    LB_OIDC_ROLE_CLAIM: z.string().min(1).optional(),
+    /** Claim values that grant a role, e.g. "sre-leads=editor,platform-admins=admin". */
+    LB_OIDC_ROLE_MAP: z.string().default(""),
+    LB_OIDC_DEFAULT_ROLE: z.enum(ROLES).default("viewer"),
+  })
+  .refine(
+    (env) =>
+      [0, 3].includes([env.LB_OIDC_ISSUER, env.LB_OIDC_CLIENT_ID, env.LB_OIDC_CLIENT_SECRET].filter(Boolean).length),
+    { message: "Single sign-on needs LB_OIDC_ISSUER, LB_OIDC_CLIENT_ID and LB_OIDC_CLIENT_SECRET together" },
+  );
 
 export type Env = z.infer<typeof envSchema>;
 

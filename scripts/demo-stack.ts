@@ -31,6 +31,9 @@ const { values } = parseArgs({
 
 // Alerts in the demo: rules the app writes on every change, Alertmanager posting to the app.
 const appUrl = `http://127.0.0.1:${values.port}`;
+/** The demo's admin unless LB_DEMO_ADMIN_EMAIL / LB_DEMO_ADMIN_PASSWORD say otherwise (the README names these). */
+const DEMO_ADMIN = { email: "admin@example.com", password: "latency-budgets-demo" };
+
 const alertToken = process.env.LB_ALERTMANAGER_TOKEN || randomBytes(24).toString("base64url");
 let alertmanager: AlertmanagerServer | null = null;
 let rulesFile: string | null = null;
@@ -113,6 +116,10 @@ const app = spawn(
       LB_ALERT_FOR: process.env.LB_ALERT_FOR || "1m",
       LB_PUBLIC_URL: process.env.LB_PUBLIC_URL || appUrl.replace("127.0.0.1", "localhost"),
       LB_TRAFFIC_URL: traffic.url,
+      // Anyone who opens the demo sees the dashboards; changes need the demo admin (or a user they add).
+      LB_ANONYMOUS_VIEW: process.env.LB_ANONYMOUS_VIEW || "true",
+      LB_DEMO_ADMIN_EMAIL: process.env.LB_DEMO_ADMIN_EMAIL || DEMO_ADMIN.email,
+      LB_DEMO_ADMIN_PASSWORD: process.env.LB_DEMO_ADMIN_PASSWORD || DEMO_ADMIN.password,
     },
   },
 );

@@ -4,7 +4,8 @@
 //
 //   tsx scripts/serve.ts [--dev] [--port 3000] [--no-seed]
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { EMBEDDED_POOL_SIZE, startEmbeddedPostgres, type EmbeddedPostgres } from "../lib/db/embedded";
@@ -12,6 +13,7 @@ import { createDb } from "../lib/db/create";
 import { applyMigrations } from "../lib/db/migrate/migrations";
 import { prometheus } from "../lib/prometheus/instance";
 import { syncRulesFile } from "../lib/services/rules";
+import { ensureDemoAdmin } from "../lib/services/auth/users";
 import { seedDatabase } from "../prisma/seed";
 
 const { values } = parseArgs({
@@ -33,6 +35,21 @@ async function prepareDatabase(): Promise<{ url: string; kind: "postgres" | "emb
   return { url: embedded.url, kind: "embedded", embedded };
 }
 
+/**
+ * Session cookies are signed with LB_AUTH_SECRET. Without one, a secret is generated once and kept
+ * next to the data, so sessions survive restarts; several instances must share a configured one.
+ */
+function authSecret(): string {
+  if (process.env.LB_AUTH_SECRET) return process.env.LB_AUTH_SECRET;
+  const file = resolve(values["data-dir"]!, "..", "auth-secret");
+  if (!existsSync(file)) {
+    mkdirSync(resolve(file, ".."), { recursive: true });
+    writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600 });
+    console.log(`Generated a session secret in ${file} (set LB_AUTH_SECRET when you run more than one instance)`);
+  }
+  return readFileSync(file, "utf8").trim();
+}
+
 async function main() {
   const database = await prepareDatabase();
   const applied = await applyMigrations(database.url);
@@ -41,6 +58,11 @@ async function main() {
   const db = createDb(database.url, 1);
   if (!values["no-seed"] && (await db.service.count()) === 0)
     console.log(`Seeded services: ${(await seedDatabase(db)).join(", ")}`);
+  const { LB_DEMO_ADMIN_EMAIL: adminEmail, LB_DEMO_ADMIN_PASSWORD: adminPassword } = process.env;
+  if (adminEmail && adminPassword) {
+    const created = await ensureDemoAdmin(db, { email: adminEmail, password: adminPassword });
+    console.log(`${created ? "Created the" : "The"} demo admin: sign in as ${adminEmail} with password ${adminPassword}`);
+  }
   // The demo's Prometheus reads the rule file: write it before the first request, and before this
   // connection closes under the rewrites the seed's saves started.
   if (process.env.LB_RULES_FILE) {
@@ -56,6 +78,7 @@ async function main() {
       ...process.env,
       DATABASE_URL: database.url,
       LB_DATABASE_KIND: database.kind,
+      LB_AUTH_SECRET: authSecret(),
       ...(database.embedded && { DATABASE_POOL_SIZE: String(EMBEDDED_POOL_SIZE) }),
     },
   });

@@ -48,6 +48,7 @@ export async function sessionCookie(email: string, password = TEST_PASSWORD): Pr
     }),
   );
   const cookie = response.headers.getSetCookie().find((c) => c.includes("session_token="));
-  if (response.status !== 200 || !cookie) throw new Error(`Sign-in failed: ${response.status} ${await response.text()}`);
+  if (response.status !== 200 || !cookie)
+    throw new Error(`Sign-in failed: ${response.status} ${await response.text()}`);
   return cookie.split(";")[0]!;
 }

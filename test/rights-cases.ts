@@ -45,25 +45,44 @@ const system = systemActor("rights-matrix");
 const unique = () => randomUUID().slice(0, 8);
 
 /** What a row needs to exist before it runs; made fresh for every actor. */
-type Fixture = { slug: string; sloId: string; experimentId: string; experimentVersion: number; userId: string; tokenId: string };
+type Fixture = {
+  slug: string;
+  sloId: string;
+  experimentId: string;
+  experimentVersion: number;
+  userId: string;
+  tokenId: string;
+};
 
 async function fixture(actor: Actor, needs: (keyof Fixture)[]): Promise<Fixture> {
   const f: Partial<Fixture> = {};
   if (needs.some((need) => ["slug", "sloId", "experimentId", "experimentVersion"].includes(need))) {
     f.slug = `rights-${unique()}`;
-    await createService({ db: db(), actor: system, input: { ...chatApi.service, slug: f.slug, stages: chatApi.stages } });
+    await createService({
+      db: db(),
+      actor: system,
+      input: { ...chatApi.service, slug: f.slug, stages: chatApi.stages },
+    });
   }
   if (needs.includes("sloId"))
     f.sloId = (await createSlo({ db: db(), actor: system, slug: f.slug!, input: chatApi.slos![0] })).id;
   if (needs.includes("experimentId")) {
-    const experiment = await createExperiment({ db: db(), actor: system, input: { ...SEED_EXPERIMENT, service: f.slug } });
+    const experiment = await createExperiment({
+      db: db(),
+      actor: system,
+      input: { ...SEED_EXPERIMENT, service: f.slug },
+    });
     f.experimentId = experiment.id;
     f.experimentVersion = experiment.version;
   }
   if (needs.includes("userId")) {
     const email = `promote-${unique()}@example.test`;
     f.userId = (
-      await createUser({ db: db(), actor: system, input: { email, name: "Promote me", role: "viewer", password: "a long enough password" } })
+      await createUser({
+        db: db(),
+        actor: system,
+        input: { email, name: "Promote me", role: "viewer", password: "a long enough password" },
+      })
     ).id;
   }
   if (needs.includes("tokenId")) {
@@ -86,7 +105,8 @@ async function fixtureOwner() {
   return { id: user.id, email: user.email, name: user.name, role: "viewer" as const };
 }
 
-const csv = "variant,ttft_ms,e2e_ms,cost_usd,tokens,quality\ncontrol,300,900,0.002,400,0.9\ntreatment,280,850,0.002,400,0.9\n";
+const csv =
+  "variant,ttft_ms,e2e_ms,cost_usd,tokens,quality\ncontrol,300,900,0.002,400,0.9\ntreatment,280,850,0.002,400,0.9\n";
 const newServiceInput = () => ({ slug: `made-${unique()}`, name: "Made in the matrix", targetMs: 700, stages: [] });
 const experimentInput = (slug: string) => ({ ...SEED_EXPERIMENT, name: `Matrix ${unique()}`, service: slug });
 const alertPayload = (slug: string) => ({
@@ -141,7 +161,12 @@ export const RIGHTS_CASES: Record<string, RightsCase> = {
     action: "budget.save",
     needs: ["slug"],
     service: async (actor, f) =>
-      saveBudget({ db: db(), actor, slug: f.slug, input: { ...(await getBudget({ db: db(), slug: f.slug })), targetMs: 690 } }),
+      saveBudget({
+        db: db(),
+        actor,
+        slug: f.slug,
+        input: { ...(await getBudget({ db: db(), slug: f.slug })), targetMs: 690 },
+      }),
     http: (f) => ({
       handler: handler(budgetRoute.PUT),
       method: "PUT",
@@ -164,7 +189,11 @@ export const RIGHTS_CASES: Record<string, RightsCase> = {
     action: "optimization.create",
     needs: [],
     service: (actor) =>
-      createOptimization({ db: db(), actor, input: { name: `Matrix ${unique()}`, component: "LLM", savingMs: 10, costPct: 1 } }),
+      createOptimization({
+        db: db(),
+        actor,
+        input: { name: `Matrix ${unique()}`, component: "LLM", savingMs: 10, costPct: 1 },
+      }),
     http: () => ({
       handler: handler(optimizationsRoute.POST),
       method: "POST",
@@ -175,13 +204,24 @@ export const RIGHTS_CASES: Record<string, RightsCase> = {
     action: "slo.create",
     needs: ["slug"],
     service: (actor, f) => createSlo({ db: db(), actor, slug: f.slug, input: chatApi.slos![1] }),
-    http: (f) => ({ handler: handler(slosRoute.POST), method: "POST", params: { slug: f.slug }, json: chatApi.slos![1] }),
+    http: (f) => ({
+      handler: handler(slosRoute.POST),
+      method: "POST",
+      params: { slug: f.slug },
+      json: chatApi.slos![1],
+    }),
   },
   "slos#updateSlo": {
     action: "slo.update",
     needs: ["sloId"],
     service: (actor, f) =>
-      updateSlo({ db: db(), actor, slug: f.slug, id: f.sloId, input: { ...chatApi.slos![0], objective: 0.995, version: 1 } }),
+      updateSlo({
+        db: db(),
+        actor,
+        slug: f.slug,
+        id: f.sloId,
+        input: { ...chatApi.slos![0], objective: 0.995, version: 1 },
+      }),
     http: (f) => ({
       handler: handler(sloRoute.PUT),
       method: "PUT",
@@ -216,7 +256,12 @@ export const RIGHTS_CASES: Record<string, RightsCase> = {
     action: "experiment.status",
     needs: ["experimentId"],
     service: (actor, f) =>
-      setExperimentStatus({ db: db(), actor, id: f.experimentId, input: { version: f.experimentVersion, status: "stopped" } }),
+      setExperimentStatus({
+        db: db(),
+        actor,
+        id: f.experimentId,
+        input: { version: f.experimentVersion, status: "stopped" },
+      }),
     http: (f) => ({
       handler: handler(experimentStatus.PUT),
       method: "PUT",
@@ -288,7 +333,12 @@ export const RIGHTS_CASES: Record<string, RightsCase> = {
       createUser({
         db: db(),
         actor,
-        input: { email: `new-${unique()}@example.test`, name: "New", role: "viewer", password: "a long enough password" },
+        input: {
+          email: `new-${unique()}@example.test`,
+          name: "New",
+          role: "viewer",
+          password: "a long enough password",
+        },
       }),
     http: () => ({
       handler: handler(usersRoute.POST),
@@ -300,7 +350,12 @@ export const RIGHTS_CASES: Record<string, RightsCase> = {
     action: "user.role",
     needs: ["userId"],
     service: (actor, f) => setUserRole({ db: db(), actor, id: f.userId, input: { role: "editor" } }),
-    http: (f) => ({ handler: handler(userRoute.PATCH), method: "PATCH", params: { id: f.userId }, json: { role: "editor" } }),
+    http: (f) => ({
+      handler: handler(userRoute.PATCH),
+      method: "PATCH",
+      params: { id: f.userId },
+      json: { role: "editor" },
+    }),
   },
   "audit#listAudit": {
     action: "audit.read",

@@ -52,7 +52,11 @@ describe(`rights matrix through the HTTP API (${inject("databaseKind")})`, async
       ...sessions,
       await token(withScope, "token with the scope"),
       await token(withoutScope, "token without the scope"),
-      { label: "alertmanager", headers: { authorization: `Bearer ${ALERTMANAGER_TOKEN}` }, actor: { kind: "alertmanager" } },
+      {
+        label: "alertmanager",
+        headers: { authorization: `Bearer ${ALERTMANAGER_TOKEN}` },
+        actor: { kind: "alertmanager" },
+      },
     ];
   }
 
@@ -62,7 +66,11 @@ describe(`rights matrix through the HTTP API (${inject("databaseKind")})`, async
         const expected = expectedOutcome(row.action, caller);
         const f = await fixture(caller.actor, row.needs);
         const { handler, ...request } = row.http(f);
-        const { status, body } = await call(handler, { ...request, as: null, headers: { ...request.headers, ...caller.headers } });
+        const { status, body } = await call(handler, {
+          ...request,
+          as: null,
+          headers: { ...request.headers, ...caller.headers },
+        });
         const where = `${key} as ${caller.label}: ${JSON.stringify(body)}`;
         if (expected === "allowed") {
           if (row.allowedError) expect(status, where).toBe(ERROR_STATUS[row.allowedError]);

@@ -3,22 +3,26 @@ import Link from "next/link";
 import { Card, EmptyState } from "@/components/ui/primitives";
 import { runtime } from "@/lib/services/runtime";
 import { listExperiments } from "@/lib/services/experiments/experiments";
+import { requireViewer } from "@/lib/services/pages";
 
 export const metadata: Metadata = { title: "Experiments" };
 export const dynamic = "force-dynamic";
 
 export default async function ExperimentsPage() {
+  const viewer = await requireViewer();
   const experiments = await listExperiments({ db: runtime().db });
   return (
     <div className="space-y-4">
       <div className="flex items-center justify-between">
         <h1 className="text-2xl font-semibold">Experiments</h1>
-        <Link
-          href="/experiments/new"
-          className="rounded-md bg-sky-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-sky-700"
-        >
-          New experiment
-        </Link>
+        {viewer.can["experiment.create"] && (
+          <Link
+            href="/experiments/new"
+            className="rounded-md bg-sky-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-sky-700"
+          >
+            New experiment
+          </Link>
+        )}
       </div>
       {experiments.length === 0 ? (
         <EmptyState title="No experiments yet">

@@ -27,6 +27,7 @@ import { SourceEditor } from "./source-editor";
 import { StageCard } from "./stage-card";
 import { TargetFields } from "./target-fields";
 import { budgetResolver } from "./use-budget-resolver";
+import { Allowed } from "@/components/auth/viewer";
 
 export type Conflict = { message: string; current: BudgetView; revisionsSince: RevisionView[] };
 
@@ -215,14 +216,16 @@ export function BudgetEditor({ initial }: { initial: BudgetView }) {
                 Version {version}
                 {isDirty && " · unsaved changes"}
               </span>
-              <Button
-                type="submit"
-                variant="primary"
-                disabled={save.isPending || !!conflict}
-                aria-keyshortcuts="Control+S"
-              >
-                {save.isPending ? "Saving…" : "Save budget"}
-              </Button>
+              <Allowed action="budget.save">
+                <Button
+                  type="submit"
+                  variant="primary"
+                  disabled={save.isPending || !!conflict}
+                  aria-keyshortcuts="Control+S"
+                >
+                  {save.isPending ? "Saving…" : "Save budget"}
+                </Button>
+              </Allowed>
             </div>
           </Card>
         </aside>

@@ -8,6 +8,7 @@ import { formatTarget } from "@/lib/domain/budget";
 import { apiFetch } from "@/lib/queries/api";
 import { urls } from "@/lib/queries/resources";
 import type { BudgetView, RevisionView } from "@/lib/services/budgets";
+import { Allowed } from "@/components/auth/viewer";
 
 export function RevisionList({
   slug,
@@ -85,7 +86,9 @@ export function RevisionList({
                       <Button onClick={() => setConfirming(null)}>Cancel</Button>
                     </>
                   ) : (
-                    <Button onClick={() => setConfirming(revision.version)}>Restore…</Button>
+                    <Allowed action="budget.restore" quiet>
+                      <Button onClick={() => setConfirming(revision.version)}>Restore…</Button>
+                    </Allowed>
                   )}
                 </div>
               )}

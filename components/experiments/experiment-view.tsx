@@ -14,6 +14,7 @@ import { StatusPanel } from "./status-panel";
 import { UploadHistory } from "./upload-history";
 import { UploadPanel } from "./upload-panel";
 import { P_LABEL, VariantTable } from "./variant-table";
+import { Allowed } from "@/components/auth/viewer";
 
 const VERDICT_STYLE = {
   ship: "border-emerald-300 bg-emerald-50 dark:border-emerald-800 dark:bg-emerald-950",
@@ -38,8 +39,12 @@ export function ExperimentView({ initial }: { initial: ExperimentDetail }) {
       <StatusPanel experiment={experiment} verdict={analysis.verdict} onChanged={refresh} />
       {isRunning ? (
         <>
-          <UploadPanel experimentId={experiment.id} onUploaded={refresh} />
-          <ImportFromPrometheus experimentId={experiment.id} onImported={refresh} />
+          <Allowed action="experiment.upload">
+            <UploadPanel experimentId={experiment.id} onUploaded={refresh} />
+          </Allowed>
+          <Allowed action="experiment.import" quiet>
+            <ImportFromPrometheus experimentId={experiment.id} onImported={refresh} />
+          </Allowed>
         </>
       ) : (
         <p className="text-sm text-slate-500">
@@ -116,7 +121,9 @@ export function ExperimentView({ initial }: { initial: ExperimentDetail }) {
               )}
             />
           </Card>
-          <AddToCatalog data={data} />
+          <Allowed action="optimization.create" quiet>
+            <AddToCatalog data={data} />
+          </Allowed>
         </>
       )}
     </div>

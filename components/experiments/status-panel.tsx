@@ -8,6 +8,7 @@ import type { Verdict } from "@/lib/domain/stats/verdict";
 import { apiFetch } from "@/lib/queries/api";
 import { urls } from "@/lib/queries/resources";
 import type { ExperimentView } from "@/lib/services/experiments/experiments";
+import { Allowed } from "@/components/auth/viewer";
 
 type Decision = "ship" | "do-not-ship" | "iterate";
 const DECISION_TEXT: Record<Decision, string> = { ship: "ship", "do-not-ship": "do not ship", iterate: "iterate" };
@@ -55,23 +56,25 @@ export function StatusPanel({
             {experiment.decisionNote && <> — “{experiment.decisionNote}”</>}
           </span>
         )}
-        <div className="ml-auto flex gap-2">
-          {experiment.status === "running" && (
-            <Button disabled={change.isPending} onClick={() => change.mutate({ status: "stopped" })}>
-              Stop collecting
-            </Button>
-          )}
-          {experiment.status !== "decided" && !deciding && (
-            <Button variant="primary" onClick={() => setDeciding(true)}>
-              Record decision…
-            </Button>
-          )}
-          {experiment.status !== "running" && (
-            <Button disabled={change.isPending} onClick={() => change.mutate({ status: "running" })}>
-              Reopen
-            </Button>
-          )}
-        </div>
+        <Allowed action="experiment.status" quiet>
+          <div className="ml-auto flex gap-2">
+            {experiment.status === "running" && (
+              <Button disabled={change.isPending} onClick={() => change.mutate({ status: "stopped" })}>
+                Stop collecting
+              </Button>
+            )}
+            {experiment.status !== "decided" && !deciding && (
+              <Button variant="primary" onClick={() => setDeciding(true)}>
+                Record decision…
+              </Button>
+            )}
+            {experiment.status !== "running" && (
+              <Button disabled={change.isPending} onClick={() => change.mutate({ status: "running" })}>
+                Reopen
+              </Button>
+            )}
+          </div>
+        </Allowed>
       </div>
       {deciding && (
         <form

@@ -13,6 +13,7 @@ import type { SloStatus } from "@/lib/services/slos";
 import { AlertBadges, useServiceAlerts } from "@/components/alerts/alert-badges";
 import type { ActiveAlert } from "@/lib/services/alerts";
 import { SloForm } from "./slo-form";
+import { Allowed } from "@/components/auth/viewer";
 
 const ms = (v: number) => `${Math.round(v * 100) / 100} ms`;
 
@@ -171,12 +172,16 @@ function SloCard({ slug, slo, alerts }: { slug: string; slo: SloStatus; alerts: 
       <div className="mt-3 flex flex-wrap items-center gap-2 border-t border-slate-100 pt-3 dark:border-slate-800">
         {mode === "view" && (
           <>
-            <Button onClick={() => setMode("edit")} aria-label={`Edit ${slo.name}`}>
-              Edit
-            </Button>
-            <Button variant="danger" onClick={() => setMode("confirm-delete")} aria-label={`Delete ${slo.name}`}>
-              Delete
-            </Button>
+            <Allowed action="slo.update" quiet>
+              <Button onClick={() => setMode("edit")} aria-label={`Edit ${slo.name}`}>
+                Edit
+              </Button>
+            </Allowed>
+            <Allowed action="slo.delete" quiet>
+              <Button variant="danger" onClick={() => setMode("confirm-delete")} aria-label={`Delete ${slo.name}`}>
+                Delete
+              </Button>
+            </Allowed>
           </>
         )}
         {mode === "confirm-delete" && (

@@ -7,6 +7,7 @@ import { Button, Card, cx } from "@/components/ui/primitives";
 import { ApiError, apiFetch } from "@/lib/queries/api";
 import { queries, urls } from "@/lib/queries/resources";
 import type { Imported } from "@/lib/services/openslo";
+import { Allowed } from "@/components/auth/viewer";
 
 const link = "text-sky-700 underline dark:text-sky-400";
 
@@ -54,36 +55,38 @@ export function SloToolbar({ slug }: { slug: string }) {
             Export
           </a>
         </p>
-        <div
-          onDragOver={(e) => {
-            e.preventDefault();
-            setDragging(true);
-          }}
-          onDragLeave={() => setDragging(false)}
-          onDrop={onDrop}
-          data-testid="openslo-drop"
-          className={cx(
-            "flex items-center gap-2 rounded border border-dashed px-3 py-1.5",
-            dragging ? "border-sky-600 bg-sky-50 dark:bg-sky-950" : "border-slate-300 dark:border-slate-700",
-          )}
-        >
-          <span className="text-slate-600 dark:text-slate-400">Drop OpenSLO YAML here or</span>
-          <Button onClick={() => input.current?.click()} disabled={upload.isPending}>
-            {upload.isPending ? "Importing…" : "Import OpenSLO…"}
-          </Button>
-          <input
-            ref={input}
-            type="file"
-            accept=".yaml,.yml,application/yaml,text/yaml"
-            className="sr-only"
-            aria-label="OpenSLO file"
-            onChange={(e) => {
-              const file = e.target.files?.[0];
-              if (file) upload.mutate(file);
-              e.target.value = "";
+        <Allowed action="openslo.import" quiet>
+          <div
+            onDragOver={(e) => {
+              e.preventDefault();
+              setDragging(true);
             }}
-          />
-        </div>
+            onDragLeave={() => setDragging(false)}
+            onDrop={onDrop}
+            data-testid="openslo-drop"
+            className={cx(
+              "flex items-center gap-2 rounded border border-dashed px-3 py-1.5",
+              dragging ? "border-sky-600 bg-sky-50 dark:bg-sky-950" : "border-slate-300 dark:border-slate-700",
+            )}
+          >
+            <span className="text-slate-600 dark:text-slate-400">Drop OpenSLO YAML here or</span>
+            <Button onClick={() => input.current?.click()} disabled={upload.isPending}>
+              {upload.isPending ? "Importing…" : "Import OpenSLO…"}
+            </Button>
+            <input
+              ref={input}
+              type="file"
+              accept=".yaml,.yml,application/yaml,text/yaml"
+              className="sr-only"
+              aria-label="OpenSLO file"
+              onChange={(e) => {
+                const file = e.target.files?.[0];
+                if (file) upload.mutate(file);
+                e.target.value = "";
+              }}
+            />
+          </div>
+        </Allowed>
       </div>
       <div aria-live="polite" className="mt-2 text-sm">
         {upload.data && (

@@ -24,6 +24,7 @@ import { queries, urls } from "@/lib/queries/resources";
 import type { OptimizationView } from "@/lib/services/optimizations";
 import type { ServicePipeline } from "@/lib/services/tradeoffs";
 import { Planner } from "./planner";
+import { Allowed } from "@/components/auth/viewer";
 
 const OPTION_FIELDS = [
   { key: "name", label: "Optimization", placeholder: "e.g. Semantic cache", width: "w-48" },
@@ -137,51 +138,53 @@ export function TradeoffView({ initial, services }: { initial: OptimizationView[
             ))}
           </tbody>
         </table>
-        <form
-          className="mt-3 flex flex-wrap items-end gap-2 text-sm"
-          aria-label="Add an optimization"
-          onSubmit={async (e) => {
-            e.preventDefault();
-            setFormError(null);
-            try {
-              await apiFetch(urls.optimizations(), {
-                method: "POST",
-                json: {
-                  name: form.name,
-                  component: form.component,
-                  savingMs: form.savingMs === "" ? undefined : Number(form.savingMs),
-                  costPct: form.costPct === "" ? undefined : Number(form.costPct),
-                },
-              });
-              setForm({ name: "", component: "", savingMs: "", costPct: "" });
-              await queryClient.invalidateQueries({ queryKey: queries.optimizations().queryKey });
-            } catch (error) {
-              setFormError(
-                error instanceof ApiError && error.body.fields
-                  ? Object.values(error.body.fields).join("; ")
-                  : (error as Error).message,
-              );
-            }
-          }}
-        >
-          {OPTION_FIELDS.map(({ key, label, placeholder, width }) => (
-            <Field key={key} label={label} className={width}>
-              {(control) => (
-                <TextInput
-                  {...control}
-                  placeholder={placeholder}
-                  inputMode={key === "savingMs" || key === "costPct" ? "decimal" : undefined}
-                  value={form[key]}
-                  onChange={(e) => setForm({ ...form, [key]: e.target.value })}
-                />
-              )}
-            </Field>
-          ))}
-          <Button type="submit">Add</Button>
-          <span aria-live="polite" className="text-red-600">
-            {formError}
-          </span>
-        </form>
+        <Allowed action="optimization.create">
+          <form
+            className="mt-3 flex flex-wrap items-end gap-2 text-sm"
+            aria-label="Add an optimization"
+            onSubmit={async (e) => {
+              e.preventDefault();
+              setFormError(null);
+              try {
+                await apiFetch(urls.optimizations(), {
+                  method: "POST",
+                  json: {
+                    name: form.name,
+                    component: form.component,
+                    savingMs: form.savingMs === "" ? undefined : Number(form.savingMs),
+                    costPct: form.costPct === "" ? undefined : Number(form.costPct),
+                  },
+                });
+                setForm({ name: "", component: "", savingMs: "", costPct: "" });
+                await queryClient.invalidateQueries({ queryKey: queries.optimizations().queryKey });
+              } catch (error) {
+                setFormError(
+                  error instanceof ApiError && error.body.fields
+                    ? Object.values(error.body.fields).join("; ")
+                    : (error as Error).message,
+                );
+              }
+            }}
+          >
+            {OPTION_FIELDS.map(({ key, label, placeholder, width }) => (
+              <Field key={key} label={label} className={width}>
+                {(control) => (
+                  <TextInput
+                    {...control}
+                    placeholder={placeholder}
+                    inputMode={key === "savingMs" || key === "costPct" ? "decimal" : undefined}
+                    value={form[key]}
+                    onChange={(e) => setForm({ ...form, [key]: e.target.value })}
+                  />
+                )}
+              </Field>
+            ))}
+            <Button type="submit">Add</Button>
+            <span aria-live="polite" className="text-red-600">
+              {formError}
+            </span>
+          </form>
+        </Allowed>
       </Card>
 
       <Planner catalog={catalog} services={services} />

@@ -16,7 +16,14 @@ const select = {
   accounts: { select: { providerId: true } },
 } as const;
 
-type Selected = { id: string; email: string; name: string; role: string; createdAt: Date; accounts: { providerId: string }[] };
+type Selected = {
+  id: string;
+  email: string;
+  name: string;
+  role: string;
+  createdAt: Date;
+  accounts: { providerId: string }[];
+};
 
 const toRow = ({ accounts, ...user }: Selected): UserRow => ({
   ...user,

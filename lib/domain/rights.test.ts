@@ -33,7 +33,11 @@ const ALL_SCOPES = ["read", "write:budgets", "write:slos", "write:experiments"];
 describe("rights table", () => {
   it.each(Object.entries(EXPECTED))("%s", (action, [viewer, editor, admin, scope]) => {
     const a = action as Action;
-    expect([can({ role: "viewer" }, a), can({ role: "editor" }, a), can({ role: "admin" }, a)]).toEqual([viewer, editor, admin]);
+    expect([can({ role: "viewer" }, a), can({ role: "editor" }, a), can({ role: "admin" }, a)]).toEqual([
+      viewer,
+      editor,
+      admin,
+    ]);
     // An admin's token: allowed exactly with the unlocking scope.
     for (const s of ALL_SCOPES) expect(can({ role: "admin", scopes: [s] }, a), `${action} with ${s}`).toBe(s === scope);
   });

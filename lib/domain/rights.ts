@@ -73,7 +73,9 @@ export const can = (principal: Principal, action: Action): boolean => decide(pri
 /** The scopes a role may hand to its tokens: a viewer's token can only read. */
 export function scopesFor(role: Role): Scope[] {
   return SCOPES.filter((scope) =>
-    Object.values(ACTIONS).some((rule: Rule) => rule.scope === scope && rule.role !== null && roleAtLeast(role, rule.role)),
+    Object.values(ACTIONS).some(
+      (rule: Rule) => rule.scope === scope && rule.role !== null && roleAtLeast(role, rule.role),
+    ),
   );
 }
 

@@ -30,7 +30,11 @@ export async function apiFetch<T>(path: string, init: RequestInit & { json?: unk
   if (!response.ok) {
     throw new ApiError(
       response.status,
-      body?.error ?? { code: "HTTP_" + response.status, message: `The server answered ${response.status}.` },
+      // The app's errors are { error: { code, message } }; better-auth's are { code, message }.
+      body?.error ??
+        (typeof body?.message === "string"
+          ? { code: String(body.code ?? `HTTP_${response.status}`), message: body.message }
+          : { code: "HTTP_" + response.status, message: `The server answered ${response.status}.` }),
     );
   }
   return body as T;

@@ -46,6 +46,20 @@ export const urls = {
     `${service(slug)}/rules.yaml?download=1${format === "prometheusrule" ? "&format=prometheusrule" : ""}`,
   openslo: (slug: string) => `${service(slug)}/openslo.yaml?download=1`,
   openSloImport: () => "/api/openslo",
+  me: () => "/api/me",
+  setup: () => "/api/setup",
+  signIn: () => "/api/auth/sign-in/email",
+  signInSso: () => "/api/auth/sign-in/oauth2",
+  users: () => "/api/users",
+  user: (id: string) => `/api/users/${encodeURIComponent(id)}`,
+  tokens: (all = false) => `/api/tokens${all ? "?all=1" : ""}`,
+  token: (id: string) => `/api/tokens/${encodeURIComponent(id)}`,
+  audit: (query: { service?: string; actor?: string; before?: string }) => {
+    const search = new URLSearchParams(
+      Object.entries(query).filter((entry): entry is [string, string] => Boolean(entry[1])),
+    );
+    return `/api/audit${search.size ? `?${search}` : ""}`;
+  },
 };
 
 export const queries = {

@@ -139,44 +139,47 @@ export function isAlertmanagerToken(given: string): boolean {
 }
 
 /** Stores the alerts of one notification; only Alertmanager (with LB_ALERTMANAGER_TOKEN) may call it. */
-export const receiveAlertmanagerWebhook = mutation("alert.receive", async ({
-  db,
-  actor,
-  input,
-}: {
-  db: Db;
-  actor: Actor;
-  /** The body, or a function reading it once the caller is known. */
-  input: unknown | (() => Promise<unknown>);
-}): Promise<{ received: number; stored: number }> => {
-  const body = typeof input === "function" ? await (input as () => Promise<unknown>)() : input;
-  const payload = parseInput(alertmanagerWebhookSchema, body, "The notification");
-  const services = new Map((await listServiceRows(db)).map((row) => [row.slug, row.id]));
-  const stored = await insertNotifications(
+export const receiveAlertmanagerWebhook = mutation(
+  "alert.receive",
+  async ({
     db,
-    payload.alerts.map((alert) => ({
-      serviceId: services.get(alert.labels.service ?? "") ?? null,
-      status: alert.status,
-      alertname: (alert.labels.alertname ?? "").slice(0, 200),
-      severity: (alert.labels.severity ?? "").slice(0, 40),
-      fingerprint: alert.fingerprint || fingerprintOf(alert.labels),
-      startsAt: new Date(alert.startsAt),
-      endsAt: endTime(alert.endsAt),
-      labels: alert.labels,
-      annotations: alert.annotations,
-      receiver: payload.receiver,
-    })),
-  );
-  const named = [...new Set(payload.alerts.map((alert) => alert.labels.service ?? ""))];
-  const firing = payload.alerts.filter((alert) => alert.status === "firing").length;
-  await recordAudit(db, actor, {
-    action: "alert.receive",
-    service: named.length === 1 && services.has(named[0]!) ? named[0] : null,
-    target: payload.receiver,
-    summary: `Alertmanager delivered ${payload.alerts.length} alert${payload.alerts.length === 1 ? "" : "s"} (${firing} firing, ${stored} new)`,
-  });
-  return { received: payload.alerts.length, stored };
-});
+    actor,
+    input,
+  }: {
+    db: Db;
+    actor: Actor;
+    /** The body, or a function reading it once the caller is known. */
+    input: unknown | (() => Promise<unknown>);
+  }): Promise<{ received: number; stored: number }> => {
+    const body = typeof input === "function" ? await (input as () => Promise<unknown>)() : input;
+    const payload = parseInput(alertmanagerWebhookSchema, body, "The notification");
+    const services = new Map((await listServiceRows(db)).map((row) => [row.slug, row.id]));
+    const stored = await insertNotifications(
+      db,
+      payload.alerts.map((alert) => ({
+        serviceId: services.get(alert.labels.service ?? "") ?? null,
+        status: alert.status,
+        alertname: (alert.labels.alertname ?? "").slice(0, 200),
+        severity: (alert.labels.severity ?? "").slice(0, 40),
+        fingerprint: alert.fingerprint || fingerprintOf(alert.labels),
+        startsAt: new Date(alert.startsAt),
+        endsAt: endTime(alert.endsAt),
+        labels: alert.labels,
+        annotations: alert.annotations,
+        receiver: payload.receiver,
+      })),
+    );
+    const named = [...new Set(payload.alerts.map((alert) => alert.labels.service ?? ""))];
+    const firing = payload.alerts.filter((alert) => alert.status === "firing").length;
+    await recordAudit(db, actor, {
+      action: "alert.receive",
+      service: named.length === 1 && services.has(named[0]!) ? named[0] : null,
+      target: payload.receiver,
+      summary: `Alertmanager delivered ${payload.alerts.length} alert${payload.alerts.length === 1 ? "" : "s"} (${firing} firing, ${stored} new)`,
+    });
+    return { received: payload.alerts.length, stored };
+  },
+);
 
 const notificationsQuerySchema = z.object({
   service: z

@@ -23,7 +23,12 @@ function actorColumns(actor: Actor) {
     case "user":
       return { actorKind: "user", actorId: actor.id, actorName: actor.email, ownerId: null };
     case "token":
-      return { actorKind: "token", actorId: actor.id, actorName: `${actor.name} (${actor.user.email})`, ownerId: actor.user.id };
+      return {
+        actorKind: "token",
+        actorId: actor.id,
+        actorName: `${actor.name} (${actor.user.email})`,
+        ownerId: actor.user.id,
+      };
     case "system":
       return { actorKind: "system", actorId: null, actorName: actor.name, ownerId: null };
     case "alertmanager":
@@ -50,12 +55,18 @@ export async function recordAudit(db: Db, actor: Actor, what: What): Promise<voi
 const PAGE_SIZE = 50;
 
 const querySchema = z.object({
-  service: z.string().regex(/^[a-z0-9-]{1,64}$/, "service is a service's slug").optional(),
+  service: z
+    .string()
+    .regex(/^[a-z0-9-]{1,64}$/, "service is a service's slug")
+    .optional(),
   actor: z.string().min(1).max(64).optional(),
   /** An entry's id (the next page after it) or an ISO time. */
   before: z
     .string()
-    .refine((value) => /^[0-9]{1,19}$/.test(value) || !Number.isNaN(Date.parse(value)), "before is an entry id or an ISO time")
+    .refine(
+      (value) => /^[0-9]{1,19}$/.test(value) || !Number.isNaN(Date.parse(value)),
+      "before is an entry id or an ISO time",
+    )
     .optional(),
   limit: z.coerce.number().int().min(1).max(200).default(PAGE_SIZE),
 });
@@ -73,15 +84,18 @@ function toView(row: AuditRow): AuditEntryView {
 }
 
 /** A page of the audit trail, newest first: admins only. */
-export const listAudit = guardedRead("audit.read", async ({ db, query = {} }: { db: Db; actor: Actor; query?: unknown }): Promise<AuditEntryView[]> => {
-  const { service, actor: actorId, before, limit } = parseInput(querySchema, query);
-  const isId = before !== undefined && /^[0-9]+$/.test(before);
-  const rows = await listAuditRows(db, {
-    serviceSlug: service,
-    actorId,
-    beforeId: isId ? BigInt(before) : undefined,
-    beforeAt: before !== undefined && !isId ? new Date(before) : undefined,
-    limit,
-  });
-  return rows.map(toView);
-});
+export const listAudit = guardedRead(
+  "audit.read",
+  async ({ db, query = {} }: { db: Db; actor: Actor; query?: unknown }): Promise<AuditEntryView[]> => {
+    const { service, actor: actorId, before, limit } = parseInput(querySchema, query);
+    const isId = before !== undefined && /^[0-9]+$/.test(before);
+    const rows = await listAuditRows(db, {
+      serviceSlug: service,
+      actorId,
+      beforeId: isId ? BigInt(before) : undefined,
+      beforeAt: before !== undefined && !isId ? new Date(before) : undefined,
+      limit,
+    });
+    return rows.map(toView);
+  },
+);

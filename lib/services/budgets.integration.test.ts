@@ -101,7 +101,12 @@ describe(`budgets (${inject("databaseKind")})`, () => {
     expect(restored.version).toBe(3);
     expect(restored.stages).toEqual(v1.stages);
     const [latest] = await listRevisions({ db, slug });
-    expect(latest).toMatchObject({ version: 3, restoredFrom: 1, author: "alice@example.test", message: "Restored revision 1" });
+    expect(latest).toMatchObject({
+      version: 3,
+      restoredFrom: 1,
+      author: "alice@example.test",
+      message: "Restored revision 1",
+    });
     expect(latest!.changes.filter((c) => c.kind === "stage-added")).toHaveLength(6);
   });
 

@@ -119,7 +119,14 @@ async function writeBudget(
 /** Saves a budget edited from `version`; 409 when someone saved in between. */
 export const saveBudget = mutation("budget.save", async ({ db, actor, slug, input }: ServiceMutation) => {
   const { version, message, ...document } = parseInput(saveBudgetSchema, input, "The budget");
-  const saved = await writeBudget(db, { slug, actor, baseVersion: version, document, message: message ?? "", restoredFrom: null });
+  const saved = await writeBudget(db, {
+    slug,
+    actor,
+    baseVersion: version,
+    document,
+    message: message ?? "",
+    restoredFrom: null,
+  });
   await recordAudit(db, actor, {
     action: "budget.save",
     service: slug,
@@ -154,36 +161,39 @@ const restoreSchema = z.object({
 });
 
 /** Restores an older revision as a new one; the history keeps everything. */
-export const restoreRevision = mutation("budget.restore", async ({
-  db,
-  actor,
-  slug,
-  revision,
-  input,
-}: {
-  db: Db;
-  actor: Actor;
-  slug: string;
-  revision: number;
-  input: unknown;
-}): Promise<BudgetView> => {
-  const { version } = parseInput(restoreSchema, input, "The restore request");
-  const service = await getServiceOrThrow({ db, slug });
-  const row = await findRevisionRow(db, service.id, revision);
-  if (!row) throw new AppError("NOT_FOUND", `Budget “${slug}” has no revision ${revision}.`);
-  const restored = await writeBudget(db, {
-    slug,
+export const restoreRevision = mutation(
+  "budget.restore",
+  async ({
+    db,
     actor,
-    baseVersion: version,
-    document: documentOf(row.snapshot),
-    message: `Restored revision ${revision}`,
-    restoredFrom: revision,
-  });
-  await recordAudit(db, actor, {
-    action: "budget.restore",
-    service: slug,
-    target: `budget v${restored.version}`,
-    summary: `Restored budget revision ${revision} as version ${restored.version}`,
-  });
-  return restored;
-});
+    slug,
+    revision,
+    input,
+  }: {
+    db: Db;
+    actor: Actor;
+    slug: string;
+    revision: number;
+    input: unknown;
+  }): Promise<BudgetView> => {
+    const { version } = parseInput(restoreSchema, input, "The restore request");
+    const service = await getServiceOrThrow({ db, slug });
+    const row = await findRevisionRow(db, service.id, revision);
+    if (!row) throw new AppError("NOT_FOUND", `Budget “${slug}” has no revision ${revision}.`);
+    const restored = await writeBudget(db, {
+      slug,
+      actor,
+      baseVersion: version,
+      document: documentOf(row.snapshot),
+      message: `Restored revision ${revision}`,
+      restoredFrom: revision,
+    });
+    await recordAudit(db, actor, {
+      action: "budget.restore",
+      service: slug,
+      target: `budget v${restored.version}`,
+      summary: `Restored budget revision ${revision} as version ${restored.version}`,
+    });
+    return restored;
+  },
+);

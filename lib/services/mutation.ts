@@ -29,5 +29,7 @@ export const mutation = <Args extends { actor: Actor }, Result>(action: Action, 
   guarded("mutation", action, run);
 
 /** A read with rights beyond "may view" (users, tokens, the audit trail). */
-export const guardedRead = <Args extends { actor: Actor }, Result>(action: Action, run: (args: Args) => Promise<Result>) =>
-  guarded("read", action, run);
+export const guardedRead = <Args extends { actor: Actor }, Result>(
+  action: Action,
+  run: (args: Args) => Promise<Result>,
+) => guarded("read", action, run);

@@ -306,100 +306,95 @@ function sameSlo(row: SloRow, slo: SloInput): boolean {
   return keys.every((key) => canonical(row[key as keyof SloRow]) === canonical(slo[key]));
 }
 
-export const importOpenSlo = mutation("openslo.import", async ({
-  db,
-  actor,
-  text,
-}: {
-  db: Db;
-  actor: Actor;
-  text: string;
-}): Promise<{ imported: Imported[] }> => {
-  const { candidates, problems } = readOpenSlo(text);
-  const services = new Map<string, Extract<Candidate, { kind: "Service" }>>();
-  for (const c of candidates) if (c.kind === "Service") services.set(c.slug, c);
-  const existing = new Map<string, Awaited<ReturnType<typeof findServiceRow>>>();
-  for (const c of candidates) {
-    const slug = c.kind === "Service" ? c.slug : c.service;
-    if (!existing.has(slug)) existing.set(slug, await findServiceRow(db, slug));
-    if (c.kind === "SLO" && !existing.get(slug) && !services.has(slug))
-      problems[`${c.path}.spec.service`] ??= `no service “${slug}”: create it first or add a Service document for it`;
-  }
-  const seen = new Set<string>();
-  for (const c of candidates)
-    if (c.kind === "SLO") {
-      const key = `${c.service}\u0000${c.slo.name}`;
-      if (seen.has(key)) problems[`${c.path}.metadata`] ??= `a second SLO called “${c.slo.name}” for ${c.service}`;
-      seen.add(key);
-    }
-  if (Object.keys(problems).length > 0) {
-    const documents = new Set(Object.keys(problems).map((p) => p.match(/^docs\[\d+\]/)?.[0] ?? p));
-    throw new AppError(
-      "VALIDATION_FAILED",
-      `Nothing was imported: ${documents.size} document${documents.size === 1 ? "" : "s"} cannot be imported. ${Object.entries(
-        problems,
-      )
-        .slice(0, 3)
-        .map(([path, message]) => `${path}: ${message}`)
-        .join("; ")}`,
-      problems,
-    );
-  }
-
-  // A document that creates a service needs the right to create services, too.
-  if ([...services.keys()].some((slug) => !existing.get(slug))) authorize(actor, "service.create");
-
-  const imported = await db.$transaction(async (tx) => {
-    const done: Imported[] = [];
-    for (const service of services.values()) {
-      if (existing.get(service.slug)) {
-        done.push({ kind: "Service", name: service.slug, service: service.slug, action: "unchanged" });
-        continue;
-      }
-      const first = candidates.find((c) => c.kind === "SLO" && c.service === service.slug);
-      const slo = first?.kind === "SLO" ? first.slo : null;
-      await insertServiceWithBudget(tx, {
-        slug: service.slug,
-        name: service.name,
-        description: service.description,
-        author: authorOf(actor),
-        document: {
-          indicator: slo?.indicator ?? "TTFT",
-          targetMs: slo?.thresholdMs ?? 700,
-          quantile: 0.95,
-          stages: [],
-          endToEndSource: slo?.source ?? null,
-        },
-        changes: [],
-      });
-      done.push({ kind: "Service", name: service.slug, service: service.slug, action: "created" });
-    }
+export const importOpenSlo = mutation(
+  "openslo.import",
+  async ({ db, actor, text }: { db: Db; actor: Actor; text: string }): Promise<{ imported: Imported[] }> => {
+    const { candidates, problems } = readOpenSlo(text);
+    const services = new Map<string, Extract<Candidate, { kind: "Service" }>>();
+    for (const c of candidates) if (c.kind === "Service") services.set(c.slug, c);
+    const existing = new Map<string, Awaited<ReturnType<typeof findServiceRow>>>();
     for (const c of candidates) {
-      if (c.kind !== "SLO") continue;
-      const row = await tx.service.findUniqueOrThrow({ where: { slug: c.service }, select: { id: true } });
-      const current = (await listSloRows(tx, row.id)).find((s) => s.name === c.slo.name);
-      if (!current) {
-        await insertSlo(tx, row.id, c.slo, authorOf(actor));
-        done.push({ kind: "SLO", name: c.slo.name, service: c.service, action: "created" });
-      } else if (sameSlo(current, c.slo)) {
-        done.push({ kind: "SLO", name: c.slo.name, service: c.service, action: "unchanged" });
-      } else {
-        await updateSloIfVersion(tx, row.id, current.id, current.version, c.slo, authorOf(actor));
-        done.push({ kind: "SLO", name: c.slo.name, service: c.service, action: "updated" });
-      }
+      const slug = c.kind === "Service" ? c.slug : c.service;
+      if (!existing.has(slug)) existing.set(slug, await findServiceRow(db, slug));
+      if (c.kind === "SLO" && !existing.get(slug) && !services.has(slug))
+        problems[`${c.path}.spec.service`] ??= `no service “${slug}”: create it first or add a Service document for it`;
     }
-    return done;
-  });
-  rulesChanged(db);
-  for (const entry of imported.filter((i) => i.action !== "unchanged"))
-    await recordAudit(db, actor, {
-      action: "openslo.import",
-      service: entry.service,
-      target: entry.name,
-      summary: `OpenSLO import ${entry.action} ${entry.kind === "SLO" ? `SLO “${entry.name}”` : `service “${entry.name}”`}`,
+    const seen = new Set<string>();
+    for (const c of candidates)
+      if (c.kind === "SLO") {
+        const key = `${c.service}\u0000${c.slo.name}`;
+        if (seen.has(key)) problems[`${c.path}.metadata`] ??= `a second SLO called “${c.slo.name}” for ${c.service}`;
+        seen.add(key);
+      }
+    if (Object.keys(problems).length > 0) {
+      const documents = new Set(Object.keys(problems).map((p) => p.match(/^docs\[\d+\]/)?.[0] ?? p));
+      throw new AppError(
+        "VALIDATION_FAILED",
+        `Nothing was imported: ${documents.size} document${documents.size === 1 ? "" : "s"} cannot be imported. ${Object.entries(
+          problems,
+        )
+          .slice(0, 3)
+          .map(([path, message]) => `${path}: ${message}`)
+          .join("; ")}`,
+        problems,
+      );
+    }
+
+    // A document that creates a service needs the right to create services, too.
+    if ([...services.keys()].some((slug) => !existing.get(slug))) authorize(actor, "service.create");
+
+    const imported = await db.$transaction(async (tx) => {
+      const done: Imported[] = [];
+      for (const service of services.values()) {
+        if (existing.get(service.slug)) {
+          done.push({ kind: "Service", name: service.slug, service: service.slug, action: "unchanged" });
+          continue;
+        }
+        const first = candidates.find((c) => c.kind === "SLO" && c.service === service.slug);
+        const slo = first?.kind === "SLO" ? first.slo : null;
+        await insertServiceWithBudget(tx, {
+          slug: service.slug,
+          name: service.name,
+          description: service.description,
+          author: authorOf(actor),
+          document: {
+            indicator: slo?.indicator ?? "TTFT",
+            targetMs: slo?.thresholdMs ?? 700,
+            quantile: 0.95,
+            stages: [],
+            endToEndSource: slo?.source ?? null,
+          },
+          changes: [],
+        });
+        done.push({ kind: "Service", name: service.slug, service: service.slug, action: "created" });
+      }
+      for (const c of candidates) {
+        if (c.kind !== "SLO") continue;
+        const row = await tx.service.findUniqueOrThrow({ where: { slug: c.service }, select: { id: true } });
+        const current = (await listSloRows(tx, row.id)).find((s) => s.name === c.slo.name);
+        if (!current) {
+          await insertSlo(tx, row.id, c.slo, authorOf(actor));
+          done.push({ kind: "SLO", name: c.slo.name, service: c.service, action: "created" });
+        } else if (sameSlo(current, c.slo)) {
+          done.push({ kind: "SLO", name: c.slo.name, service: c.service, action: "unchanged" });
+        } else {
+          await updateSloIfVersion(tx, row.id, current.id, current.version, c.slo, authorOf(actor));
+          done.push({ kind: "SLO", name: c.slo.name, service: c.service, action: "updated" });
+        }
+      }
+      return done;
     });
-  return { imported };
-});
+    rulesChanged(db);
+    for (const entry of imported.filter((i) => i.action !== "unchanged"))
+      await recordAudit(db, actor, {
+        action: "openslo.import",
+        service: entry.service,
+        target: entry.name,
+        summary: `OpenSLO import ${entry.action} ${entry.kind === "SLO" ? `SLO “${entry.name}”` : `service “${entry.name}”`}`,
+      });
+    return { imported };
+  },
+);
 
 /** An RFC 1123 label for metadata.name: "TTFT under 700 ms" → "ttft-under-700-ms". */
 function dnsLabel(name: string, taken: Set<string>): string {

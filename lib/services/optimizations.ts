@@ -85,20 +85,26 @@ export async function listOptimizations({ db }: { db: Db }): Promise<Optimizatio
   return (await db.optimization.findMany({ orderBy: { createdAt: "asc" }, select })).map(toView);
 }
 
-export const createOptimization = mutation("optimization.create", async ({ db, actor, input }: Mutation): Promise<OptimizationView> => {
-  const data = parseInput(optimizationInputSchema, input, "The optimization");
-  const row = await writeUnique(() => db.optimization.create({ data: { ...data, createdBy: authorOf(actor) }, select }), {
-    message: `An optimization called “${data.name}” exists already.`,
-    field: "name",
-    taken: "This name is taken",
-  });
-  await recordAudit(db, actor, {
-    action: "optimization.create",
-    target: row.name,
-    summary: `Added “${row.name}” to the catalog: ${row.savingMs} ms off ${row.component}, ${row.costPct}% cost`,
-  });
-  return toView(row);
-});
+export const createOptimization = mutation(
+  "optimization.create",
+  async ({ db, actor, input }: Mutation): Promise<OptimizationView> => {
+    const data = parseInput(optimizationInputSchema, input, "The optimization");
+    const row = await writeUnique(
+      () => db.optimization.create({ data: { ...data, createdBy: authorOf(actor) }, select }),
+      {
+        message: `An optimization called “${data.name}” exists already.`,
+        field: "name",
+        taken: "This name is taken",
+      },
+    );
+    await recordAudit(db, actor, {
+      action: "optimization.create",
+      target: row.name,
+      summary: `Added “${row.name}” to the catalog: ${row.savingMs} ms off ${row.component}, ${row.costPct}% cost`,
+    });
+    return toView(row);
+  },
+);
 
 /** The demo's catalog: entries already there are left alone. */
 export async function seedOptimizations(db: Db, actor: Actor): Promise<void> {

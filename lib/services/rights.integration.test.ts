@@ -39,14 +39,20 @@ describe(`rights matrix through lib/services (${kind})`, async () => {
   it("covers every guarded function, and every function that takes an actor is guarded", () => {
     const unguarded = [...exported].filter(([, fn]) => takesActor(fn) && !("action" in (fn as object))).map(([k]) => k);
     expect(unguarded, "declare these with mutation() or guardedRead()").toEqual([]);
-    expect(guarded.map(([key]) => key).sort(), "add a row to test/rights-cases.ts").toEqual(Object.keys(RIGHTS_CASES).sort());
+    expect(guarded.map(([key]) => key).sort(), "add a row to test/rights-cases.ts").toEqual(
+      Object.keys(RIGHTS_CASES).sort(),
+    );
     expect(guarded.length).toBeGreaterThanOrEqual(20);
   });
 
   it("the detector sees an unguarded mutation (the coverage check can fail)", () => {
     const sneaky = async ({ actor }: { actor: Actor }) => actor;
     expect(takesActor(sneaky)).toBe(true);
-    expect(takesActor(async function named({ db: _db, actor }: { db: unknown; actor: Actor }) { return actor; })).toBe(true);
+    expect(
+      takesActor(async function named({ db: _db, actor }: { db: unknown; actor: Actor }) {
+        return actor;
+      }),
+    ).toBe(true);
     expect(takesActor(async ({ db: _db }: { db: unknown }) => null)).toBe(false);
   });
 

@@ -68,49 +68,55 @@ export async function getServiceOrThrow({
   return row as ServiceRow & { budget: NonNullable<ServiceRow["budget"]> };
 }
 
-export const createService = mutation("service.create", async ({ db, actor, input }: Mutation): Promise<ServiceSummary> => {
-  const data = parseInput(createServiceSchema, input, "The service");
-  const document: BudgetDocument = {
-    indicator: data.indicator,
-    targetMs: data.targetMs,
-    quantile: data.quantile,
-    stages: data.stages,
-    endToEndSource: data.endToEndSource,
-  };
-  await writeUnique(
-    () =>
-      db.$transaction((tx) =>
-        insertServiceWithBudget(tx, {
-          slug: data.slug,
-          name: data.name,
-          description: data.description,
-          author: authorOf(actor),
-          document,
-          changes: diffBudgets(null, document),
-        }),
-      ),
-    { message: `A service with the slug “${data.slug}” already exists.`, field: "slug", taken: "This slug is taken" },
-  );
-  rulesChanged(db);
-  await recordAudit(db, actor, {
-    action: "service.create",
-    service: data.slug,
-    target: data.slug,
-    summary: `Created service “${data.name}” with a ${data.targetMs} ms target`,
-  });
-  return summarize((await findServiceRow(db, data.slug))!);
-});
+export const createService = mutation(
+  "service.create",
+  async ({ db, actor, input }: Mutation): Promise<ServiceSummary> => {
+    const data = parseInput(createServiceSchema, input, "The service");
+    const document: BudgetDocument = {
+      indicator: data.indicator,
+      targetMs: data.targetMs,
+      quantile: data.quantile,
+      stages: data.stages,
+      endToEndSource: data.endToEndSource,
+    };
+    await writeUnique(
+      () =>
+        db.$transaction((tx) =>
+          insertServiceWithBudget(tx, {
+            slug: data.slug,
+            name: data.name,
+            description: data.description,
+            author: authorOf(actor),
+            document,
+            changes: diffBudgets(null, document),
+          }),
+        ),
+      { message: `A service with the slug “${data.slug}” already exists.`, field: "slug", taken: "This slug is taken" },
+    );
+    rulesChanged(db);
+    await recordAudit(db, actor, {
+      action: "service.create",
+      service: data.slug,
+      target: data.slug,
+      summary: `Created service “${data.name}” with a ${data.targetMs} ms target`,
+    });
+    return summarize((await findServiceRow(db, data.slug))!);
+  },
+);
 
 /** Deletes a service with its budget, revisions, SLOs, experiments and notifications: admins only. */
-export const deleteService = mutation("service.delete", async ({ db, actor, slug }: { db: Db; actor: Actor; slug: string }) => {
-  const service = await getServiceOrThrow({ db, slug });
-  await deleteServiceRow(db, service.id);
-  forgetCachedBudget(slug);
-  rulesChanged(db);
-  await recordAudit(db, actor, {
-    action: "service.delete",
-    service: slug,
-    target: slug,
-    summary: `Deleted service “${service.name}” and everything stored for it`,
-  });
-});
+export const deleteService = mutation(
+  "service.delete",
+  async ({ db, actor, slug }: { db: Db; actor: Actor; slug: string }) => {
+    const service = await getServiceOrThrow({ db, slug });
+    await deleteServiceRow(db, service.id);
+    forgetCachedBudget(slug);
+    rulesChanged(db);
+    await recordAudit(db, actor, {
+      action: "service.delete",
+      service: slug,
+      target: slug,
+      summary: `Deleted service “${service.name}” and everything stored for it`,
+    });
+  },
+);

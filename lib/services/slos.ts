@@ -360,48 +360,72 @@ export async function getSloStatuses({
 const sloSummary = (slo: SloRow) =>
   `“${slo.name}”: ${(slo.objective * 100).toFixed(slo.objective >= 0.999 ? 2 : 1)}% ≤ ${slo.thresholdMs} ms over ${slo.windowDays} days`;
 
-export const createSlo = mutation("slo.create", async ({ db, actor, slug, input }: ServiceMutation): Promise<SloRow> => {
-  const fields = parseInput(sloInputSchema, input, "The SLO");
-  const service = await getServiceOrThrow({ db, slug });
-  const created = await writeUnique(() => insertSlo(db, service.id, fields, authorOf(actor)), {
-    message: `This service already has an SLO called “${fields.name}”.`,
-    field: "name",
-    taken: "This name is taken",
-  });
-  rulesChanged(db);
-  await recordAudit(db, actor, { action: "slo.create", service: slug, target: created.name, summary: `Created SLO ${sloSummary(created)}` });
-  return created;
-});
+export const createSlo = mutation(
+  "slo.create",
+  async ({ db, actor, slug, input }: ServiceMutation): Promise<SloRow> => {
+    const fields = parseInput(sloInputSchema, input, "The SLO");
+    const service = await getServiceOrThrow({ db, slug });
+    const created = await writeUnique(() => insertSlo(db, service.id, fields, authorOf(actor)), {
+      message: `This service already has an SLO called “${fields.name}”.`,
+      field: "name",
+      taken: "This name is taken",
+    });
+    rulesChanged(db);
+    await recordAudit(db, actor, {
+      action: "slo.create",
+      service: slug,
+      target: created.name,
+      summary: `Created SLO ${sloSummary(created)}`,
+    });
+    return created;
+  },
+);
 
-export const updateSlo = mutation("slo.update", async ({ db, actor, slug, id, input }: ServiceMutation & { id: string }): Promise<SloRow> => {
-  const { version, ...fields } = parseInput(sloUpdateSchema, input, "The SLO");
-  const service = await getServiceOrThrow({ db, slug });
-  const current = await findSloRow(db, service.id, id);
-  if (!current) throw new AppError("NOT_FOUND", "No such SLO.");
-  const saved =
-    current.version === version && (await updateSloIfVersion(db, service.id, id, version, fields, authorOf(actor)));
-  if (!saved) {
-    const latest = await findSloRow(db, service.id, id);
-    throw new AppError(
-      "CONFLICT",
-      `This SLO was changed by ${latest?.updatedBy ?? "someone"} since you opened it (now version ${latest?.version}).`,
-      undefined,
-      { current: latest },
-    );
-  }
-  rulesChanged(db);
-  const updated = (await findSloRow(db, service.id, id))!;
-  await recordAudit(db, actor, { action: "slo.update", service: slug, target: updated.name, summary: `Saved SLO ${sloSummary(updated)} (version ${updated.version})` });
-  return updated;
-});
+export const updateSlo = mutation(
+  "slo.update",
+  async ({ db, actor, slug, id, input }: ServiceMutation & { id: string }): Promise<SloRow> => {
+    const { version, ...fields } = parseInput(sloUpdateSchema, input, "The SLO");
+    const service = await getServiceOrThrow({ db, slug });
+    const current = await findSloRow(db, service.id, id);
+    if (!current) throw new AppError("NOT_FOUND", "No such SLO.");
+    const saved =
+      current.version === version && (await updateSloIfVersion(db, service.id, id, version, fields, authorOf(actor)));
+    if (!saved) {
+      const latest = await findSloRow(db, service.id, id);
+      throw new AppError(
+        "CONFLICT",
+        `This SLO was changed by ${latest?.updatedBy ?? "someone"} since you opened it (now version ${latest?.version}).`,
+        undefined,
+        { current: latest },
+      );
+    }
+    rulesChanged(db);
+    const updated = (await findSloRow(db, service.id, id))!;
+    await recordAudit(db, actor, {
+      action: "slo.update",
+      service: slug,
+      target: updated.name,
+      summary: `Saved SLO ${sloSummary(updated)} (version ${updated.version})`,
+    });
+    return updated;
+  },
+);
 
-export const deleteSlo = mutation("slo.delete", async ({ db, actor, slug, id }: { db: Db; actor: Actor; slug: string; id: string }): Promise<void> => {
-  const service = await getServiceOrThrow({ db, slug });
-  const current = await findSloRow(db, service.id, id);
-  if (!current || !(await deleteSloRow(db, service.id, id))) throw new AppError("NOT_FOUND", "No such SLO.");
-  rulesChanged(db);
-  await recordAudit(db, actor, { action: "slo.delete", service: slug, target: current.name, summary: `Deleted SLO “${current.name}”` });
-});
+export const deleteSlo = mutation(
+  "slo.delete",
+  async ({ db, actor, slug, id }: { db: Db; actor: Actor; slug: string; id: string }): Promise<void> => {
+    const service = await getServiceOrThrow({ db, slug });
+    const current = await findSloRow(db, service.id, id);
+    if (!current || !(await deleteSloRow(db, service.id, id))) throw new AppError("NOT_FOUND", "No such SLO.");
+    rulesChanged(db);
+    await recordAudit(db, actor, {
+      action: "slo.delete",
+      service: slug,
+      target: current.name,
+      summary: `Deleted SLO “${current.name}”`,
+    });
+  },
+);
 
 /** The real `le` bounds of a histogram, so an SLO editor can show which thresholds are exact. */
 export async function getBucketBounds({

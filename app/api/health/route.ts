@@ -3,7 +3,10 @@ import { getHealth } from "@/lib/services/health";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async () => {
-  const health = await getHealth();
-  return json(health, { status: health.ok ? 200 : 503 });
-}, { isPublic: true });
+export const GET = route(
+  async () => {
+    const health = await getHealth();
+    return json(health, { status: health.ok ? 200 : 503 });
+  },
+  { isPublic: true },
+);

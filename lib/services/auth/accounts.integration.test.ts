@@ -83,7 +83,11 @@ describe(`accounts (${inject("databaseKind")})`, () => {
       expect(refused).toMatchObject({ status: 401, body: { error: { code: "UNAUTHORIZED" } } });
       expect(refused.body.error.message).toContain("revoked");
 
-      const expiring = await createToken({ db: db(), actor: owner, input: { name: "short", scopes: ["read"], expiresInDays: 1 } });
+      const expiring = await createToken({
+        db: db(),
+        actor: owner,
+        input: { name: "short", scopes: ["read"], expiresInDays: 1 },
+      });
       vi.useFakeTimers({ now: Date.now() + 86400_000 + 1000, toFake: ["Date"] });
       try {
         const expired = await call(servicesRoute.GET as Handler, { as: expiring.token });
@@ -113,7 +117,11 @@ describe(`accounts (${inject("databaseKind")})`, () => {
 
     it("a demoted owner's token loses the rights at once", async () => {
       const editor = await newUser("editor");
-      const token = await createToken({ db: db(), actor: editor, input: { name: "ci", scopes: ["read", "write:budgets"] } });
+      const token = await createToken({
+        db: db(),
+        actor: editor,
+        input: { name: "ci", scopes: ["read", "write:budgets"] },
+      });
       const input = { slug: `demoted-${randomUUID().slice(0, 6)}`, name: "X", stages: [] };
       await setUserRole({ db: db(), actor: systemActor("tests"), id: editor.id, input: { role: "viewer" } });
       const refused = await call(servicesRoute.POST as Handler, { method: "POST", as: token.token, json: input });
@@ -142,7 +150,9 @@ describe(`accounts (${inject("databaseKind")})`, () => {
     it(`limits an address to ${SIGN_IN_LIMITS.perAddress} failures over any accounts`, async () => {
       const address = `192.0.2.${Math.floor(Math.random() * 200)}`;
       for (let i = 0; i < SIGN_IN_LIMITS.perAddress; i++)
-        expect((await signInRequest(`nobody-${i}-${randomUUID()}@example.test`, "whatever-password", address)).status).toBe(401);
+        expect(
+          (await signInRequest(`nobody-${i}-${randomUUID()}@example.test`, "whatever-password", address)).status,
+        ).toBe(401);
       const user = await newUser("viewer");
       expect((await signInRequest(user.email, TEST_PASSWORD, address)).status).toBe(429);
       expect((await signInRequest(user.email, TEST_PASSWORD, "192.0.2.250")).status).toBe(200);
@@ -163,7 +173,10 @@ describe(`accounts (${inject("databaseKind")})`, () => {
   describe("audit trail", () => {
     it("is append-only: the database refuses UPDATE and DELETE", async () => {
       await recordAudit(db(), systemActor("tests"), { action: "test.entry", summary: "kept forever" });
-      const entry = await db().auditEntry.findFirstOrThrow({ where: { action: "test.entry" }, orderBy: { id: "desc" } });
+      const entry = await db().auditEntry.findFirstOrThrow({
+        where: { action: "test.entry" },
+        orderBy: { id: "desc" },
+      });
       await expect(db().auditEntry.update({ where: { id: entry.id }, data: { summary: "rewritten" } })).rejects.toThrow(
         /append-only/,
       );
@@ -174,7 +187,8 @@ describe(`accounts (${inject("databaseKind")})`, () => {
     it("pages newest first and filters by service and actor", async () => {
       const editor = await newUser("editor");
       const slugs = [`audit-a-${randomUUID().slice(0, 6)}`, `audit-b-${randomUUID().slice(0, 6)}`];
-      for (const slug of slugs) await createService({ db: db(), actor: editor, input: { slug, name: slug, stages: [] } });
+      for (const slug of slugs)
+        await createService({ db: db(), actor: editor, input: { slug, name: slug, stages: [] } });
       const admin = await newUser("admin");
       const byService = await listAudit({ db: db(), actor: admin, query: { service: slugs[0] } });
       expect(byService).toEqual([
@@ -191,10 +205,18 @@ describe(`accounts (${inject("databaseKind")})`, () => {
       expect([...first, ...next].map((e) => e.service)).toEqual([slugs[1], slugs[0]]);
 
       const cookie = await sessionCookie(admin.email);
-      const http = await call(auditRoute.GET as Handler, { path: `/api/audit?service=${slugs[1]}`, as: null, headers: { cookie } });
+      const http = await call(auditRoute.GET as Handler, {
+        path: `/api/audit?service=${slugs[1]}`,
+        as: null,
+        headers: { cookie },
+      });
       expect(http.status).toBe(200);
       expect(http.body[0]).toMatchObject({ at: expect.any(String), action: "service.create", target: slugs[1] });
-      const bad = await call(auditRoute.GET as Handler, { path: "/api/audit?before=yesterday", as: null, headers: { cookie } });
+      const bad = await call(auditRoute.GET as Handler, {
+        path: "/api/audit?before=yesterday",
+        as: null,
+        headers: { cookie },
+      });
       expect(bad.status).toBe(422);
       // Tokens never read the audit trail, whatever their scopes.
       expect((await call(auditRoute.GET as Handler, { path: "/api/audit" })).status).toBe(403);
@@ -213,7 +235,10 @@ describe(`accounts (${inject("databaseKind")})`, () => {
         await setUserRole({ db: db(), actor: systemActor("tests"), id: other.id, input: { role: "viewer" } });
       const error = await rejection(setUserRole({ db: db(), actor: admin, id: admin.id, input: { role: "viewer" } }));
       expect(error).toBeInstanceOf(AppError);
-      expect(error).toMatchObject({ code: "CONFLICT", message: "This is the last admin: make someone else an admin first." });
+      expect(error).toMatchObject({
+        code: "CONFLICT",
+        message: "This is the last admin: make someone else an admin first.",
+      });
     });
   });
 });

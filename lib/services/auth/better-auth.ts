@@ -5,10 +5,9 @@ import { genericOAuth } from "better-auth/plugins";
 import { db } from "@/lib/db/client";
 import { roleFromClaim, type Role } from "@/lib/domain/rights";
 import { env } from "@/lib/env";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "@/lib/schemas/account";
 import { recordAudit } from "../audit";
 
-export const MIN_PASSWORD_LENGTH = 12;
-export const MAX_PASSWORD_LENGTH = 128;
 export const OIDC_PROVIDER_ID = "oidc";
 const SESSION_DAYS = 7;
 
@@ -49,11 +48,15 @@ function createAuth() {
       user: {
         create: {
           after: async (user) => {
-            await recordAudit(db(), { kind: "system", name: "single sign-on" }, {
-              action: "user.create",
-              target: user.email,
-              summary: `${user.email} signed in through ${config.LB_OIDC_NAME} for the first time, as ${String(user.role)}`,
-            });
+            await recordAudit(
+              db(),
+              { kind: "system", name: "single sign-on" },
+              {
+                action: "user.create",
+                target: user.email,
+                summary: `${user.email} signed in through ${config.LB_OIDC_NAME} for the first time, as ${String(user.role)}`,
+              },
+            );
           },
         },
       },
@@ -65,7 +68,12 @@ function createAuth() {
             await recordAudit(
               db(),
               { kind: "user", id: user.id, email: user.email, name: user.name, role: user.role as Role },
-              { action: "auth.sign-in", target: user.email, summary: `Signed in as ${user.role}`, address: session.ipAddress ?? null },
+              {
+                action: "auth.sign-in",
+                target: user.email,
+                summary: `Signed in as ${user.role}`,
+                address: session.ipAddress ?? null,
+              },
             );
           },
         },

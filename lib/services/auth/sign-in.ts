@@ -14,7 +14,11 @@ export const SIGN_IN_LIMITS = { perAccount: 5, perAddress: 20, windowMinutes: 15
  * the app appended (Next sets it to the socket's peer when there is none).
  */
 export function clientAddress(headers: Headers): string {
-  const forwarded = headers.get("x-forwarded-for")?.split(",").map((part) => part.trim()).filter(Boolean);
+  const forwarded = headers
+    .get("x-forwarded-for")
+    ?.split(",")
+    .map((part) => part.trim())
+    .filter(Boolean);
   return (forwarded?.at(-1) ?? headers.get("x-real-ip") ?? "unknown").slice(0, 64);
 }
 

@@ -3,7 +3,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import { findTokenRow, insertToken, listTokenRows, revokeTokenRow, type TokenRow } from "@/lib/db/tokens";
-import { SCOPES, scopesFor } from "@/lib/domain/rights";
+import { scopesFor } from "@/lib/domain/rights";
+import { createTokenSchema } from "@/lib/schemas/account";
 import { AppError } from "@/lib/errors";
 import { parseInput, isUuid } from "@/lib/schemas/parse";
 import { userOf, type Actor, type Mutation } from "../actor";
@@ -26,21 +27,6 @@ export type TokenView = {
 };
 
 export const hashTokenSecret = (secret: string): string => createHash("sha256").update(secret).digest("hex");
-
-const createTokenSchema = z.object({
-  name: z.string().trim().min(1, "Name the token, e.g. “CI uploads”").max(80, "At most 80 characters"),
-  scopes: z
-    .array(z.enum(SCOPES, { error: `Scopes are ${SCOPES.join(", ")}` }))
-    .min(1, "Choose at least one scope")
-    .max(SCOPES.length)
-    .refine((scopes) => new Set(scopes).size === scopes.length, "A scope is listed twice"),
-  expiresInDays: z
-    .number({ error: "expiresInDays is a number of days" })
-    .int("expiresInDays is a whole number of days")
-    .min(1, "At least 1 day")
-    .max(365, "At most 365 days")
-    .default(90),
-});
 
 const toView = (row: TokenRow & { userEmail?: string }): TokenView => ({
   id: row.id,

@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { hashPassword } from "better-auth/crypto";
-import { z } from "zod";
+import type { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
 import {
@@ -14,37 +14,25 @@ import {
   updateUserRole,
   type UserRow,
 } from "@/lib/db/users";
-import { ROLES } from "@/lib/domain/rights";
 import { AppError } from "@/lib/errors";
+import { newUserSchema, roleChangeSchema, setupSchema } from "@/lib/schemas/account";
 import { parseInput } from "@/lib/schemas/parse";
 import { ANONYMOUS, type Actor, type Mutation } from "../actor";
 import { recordAudit } from "../audit";
 import { guardedRead, mutation } from "../mutation";
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "./better-auth";
 
 export type UserView = { id: string; email: string; name: string; role: string; createdAt: string; methods: string[] };
 
 const toView = (row: UserRow): UserView => ({ ...row, createdAt: row.createdAt.toISOString() });
 
-const password = z
-  .string({ error: "Choose a password" })
-  .min(MIN_PASSWORD_LENGTH, `At least ${MIN_PASSWORD_LENGTH} characters`)
-  .max(MAX_PASSWORD_LENGTH, `At most ${MAX_PASSWORD_LENGTH} characters`);
-
-const newUserSchema = z.object({
-  email: z
-    .string({ error: "Give an email address" })
-    .trim()
-    .toLowerCase()
-    .max(254, "At most 254 characters")
-    .pipe(z.email("Not an email address")),
-  name: z.string({ error: "Give a name" }).trim().min(1, "Give a name").max(120, "At most 120 characters"),
-  role: z.enum(ROLES, { error: `The role is one of ${ROLES.join(", ")}` }),
-  password,
-});
-
 async function newPasswordUser(data: z.output<typeof newUserSchema>) {
-  return { id: randomUUID(), email: data.email, name: data.name, role: data.role, passwordHash: await hashPassword(data.password) };
+  return {
+    id: randomUUID(),
+    email: data.email,
+    name: data.name,
+    role: data.role,
+    passwordHash: await hashPassword(data.password),
+  };
 }
 
 const emailTaken = (email: string) =>
@@ -64,17 +52,19 @@ export const createUser = mutation("user.create", async ({ db, actor, input }: M
     if (isUniqueViolation(error)) throw emailTaken(data.email);
     throw error;
   }
-  await recordAudit(db, actor, { action: "user.create", target: row.email, summary: `Added ${row.email} as ${row.role}` });
+  await recordAudit(db, actor, {
+    action: "user.create",
+    target: row.email,
+    summary: `Added ${row.email} as ${row.role}`,
+  });
   return toView(row);
 });
-
-const roleSchema = z.object({ role: z.enum(ROLES, { error: `The role is one of ${ROLES.join(", ")}` }) });
 
 /** An admin changes someone's role; the last admin cannot be demoted. Takes effect at once. */
 export const setUserRole = mutation(
   "user.role",
   async ({ db, actor, id, input }: Mutation & { id: string }): Promise<UserView> => {
-    const { role } = parseInput(roleSchema, input, "The role change");
+    const { role } = parseInput(roleChangeSchema, input, "The role change");
     const before = await findUserRow(db, id);
     if (!before) throw new AppError("NOT_FOUND", "No such user.");
     if (before.role === role) return toView(before);
@@ -101,15 +91,17 @@ export async function needsSetup(db: Db): Promise<boolean> {
   return !hasUsers;
 }
 
-const setupSchema = newUserSchema.omit({ role: true });
-
 /** First run: whoever opens the app before anyone exists creates the first admin. */
 export async function setUpFirstAdmin({ db, input }: { db: Db; input: unknown }): Promise<UserView> {
   const data = parseInput(setupSchema, input, "The first admin");
   const row = await insertFirstUser(db, await newPasswordUser({ ...data, role: "admin" }));
   if (!row) throw new AppError("CONFLICT", "The app is already set up: sign in instead.");
   globalForSetup.latencyBudgetsHasUsers = true;
-  await recordAudit(db, ANONYMOUS, { action: "user.setup", target: row.email, summary: `Set up the app with ${row.email} as the first admin` });
+  await recordAudit(db, ANONYMOUS, {
+    action: "user.setup",
+    target: row.email,
+    summary: `Set up the app with ${row.email} as the first admin`,
+  });
   return toView(row);
 }
 

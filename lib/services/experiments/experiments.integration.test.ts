@@ -254,7 +254,12 @@ describe(`experiments (${inject("databaseKind")})`, () => {
       id: experiment.id,
       input: { version: 2, status: "decided", decision: "ship", decisionNote: "12 % faster, cheaper" },
     });
-    expect(decided).toMatchObject({ status: "decided", decision: "ship", decidedBy: "pm-lead@example.test", version: 3 });
+    expect(decided).toMatchObject({
+      status: "decided",
+      decision: "ship",
+      decidedBy: "pm-lead@example.test",
+      version: 3,
+    });
     expect(decided.decidedAt).not.toBeNull();
     const stale = await rejection(
       setExperimentStatus({ db, actor, id: experiment.id, input: { version: 2, status: "running" } }),

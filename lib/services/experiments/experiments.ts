@@ -42,23 +42,28 @@ export function toExperimentView(row: ExperimentRow): ExperimentView {
   };
 }
 
-export const createExperiment = mutation("experiment.create", async ({ db, actor, input }: Mutation): Promise<ExperimentView> => {
-  const data = parseInput(createExperimentSchema, input, "The experiment");
-  const service = await getServiceOrThrow({ db, slug: data.service }).catch(() => {
-    throw new AppError("VALIDATION_FAILED", "The experiment has 1 invalid field.", {
-      service: `No service called “${data.service}”`,
+export const createExperiment = mutation(
+  "experiment.create",
+  async ({ db, actor, input }: Mutation): Promise<ExperimentView> => {
+    const data = parseInput(createExperimentSchema, input, "The experiment");
+    const service = await getServiceOrThrow({ db, slug: data.service }).catch(() => {
+      throw new AppError("VALIDATION_FAILED", "The experiment has 1 invalid field.", {
+        service: `No service called “${data.service}”`,
+      });
     });
-  });
-  const { service: _slug, ...fields } = data;
-  const created = toExperimentView(await insertExperiment(db, { ...fields, serviceId: service.id, createdBy: authorOf(actor) }));
-  await recordAudit(db, actor, {
-    action: "experiment.create",
-    service: data.service,
-    target: created.name,
-    summary: `Created experiment “${created.name}” with variants ${created.variants.map((v) => v.name).join(", ")}`,
-  });
-  return created;
-});
+    const { service: _slug, ...fields } = data;
+    const created = toExperimentView(
+      await insertExperiment(db, { ...fields, serviceId: service.id, createdBy: authorOf(actor) }),
+    );
+    await recordAudit(db, actor, {
+      action: "experiment.create",
+      service: data.service,
+      target: created.name,
+      summary: `Created experiment “${created.name}” with variants ${created.variants.map((v) => v.name).join(", ")}`,
+    });
+    return created;
+  },
+);
 
 export async function listExperiments({ db }: { db: Db }): Promise<ExperimentView[]> {
   return (await listExperimentRows(db)).map(toExperimentView);
@@ -75,49 +80,42 @@ export async function getExperimentOrThrow({ db, id }: { db: Db; id: string }): 
 }
 
 /** Running → stopped → decided (with the decision and why); the version guards concurrent changes. */
-export const setExperimentStatus = mutation("experiment.status", async ({
-  db,
-  actor,
-  id,
-  input,
-}: {
-  db: Db;
-  actor: Actor;
-  id: string;
-  input: unknown;
-}): Promise<ExperimentView> => {
-  const { version, status, decision, decisionNote } = parseInput(experimentStatusSchema, input, "The status change");
-  const current = await findOrThrow(db, id);
-  const isDecided = status === "decided";
-  const saved =
-    current.version === version &&
-    (await updateExperimentStatusIfVersion(db, id, version, {
-      status,
-      decision,
-      decisionNote: isDecided ? decisionNote : "",
-      decidedBy: isDecided ? authorOf(actor) : null,
-      decidedAt: isDecided ? new Date() : null,
-    }));
-  if (!saved) {
-    const latest = await findOrThrow(db, id);
-    throw new AppError(
-      "CONFLICT",
-      `This experiment was changed since you opened it (now version ${latest.version}, ${latest.status}${latest.decidedBy ? ` by ${latest.decidedBy}` : ""}). Reload and try again.`,
-      undefined,
-      { current: toExperimentView(latest) },
-    );
-  }
-  const updated = toExperimentView(await findOrThrow(db, id));
-  await recordAudit(db, actor, {
-    action: "experiment.status",
-    service: updated.serviceSlug,
-    target: updated.name,
-    summary: isDecided
-      ? `Decided experiment “${updated.name}”: ${decision}${decisionNote ? ` (${decisionNote})` : ""}`
-      : `Marked experiment “${updated.name}” ${status}`,
-  });
-  return updated;
-});
+export const setExperimentStatus = mutation(
+  "experiment.status",
+  async ({ db, actor, id, input }: { db: Db; actor: Actor; id: string; input: unknown }): Promise<ExperimentView> => {
+    const { version, status, decision, decisionNote } = parseInput(experimentStatusSchema, input, "The status change");
+    const current = await findOrThrow(db, id);
+    const isDecided = status === "decided";
+    const saved =
+      current.version === version &&
+      (await updateExperimentStatusIfVersion(db, id, version, {
+        status,
+        decision,
+        decisionNote: isDecided ? decisionNote : "",
+        decidedBy: isDecided ? authorOf(actor) : null,
+        decidedAt: isDecided ? new Date() : null,
+      }));
+    if (!saved) {
+      const latest = await findOrThrow(db, id);
+      throw new AppError(
+        "CONFLICT",
+        `This experiment was changed since you opened it (now version ${latest.version}, ${latest.status}${latest.decidedBy ? ` by ${latest.decidedBy}` : ""}). Reload and try again.`,
+        undefined,
+        { current: toExperimentView(latest) },
+      );
+    }
+    const updated = toExperimentView(await findOrThrow(db, id));
+    await recordAudit(db, actor, {
+      action: "experiment.status",
+      service: updated.serviceSlug,
+      target: updated.name,
+      summary: isDecided
+        ? `Decided experiment “${updated.name}”: ${decision}${decisionNote ? ` (${decisionNote})` : ""}`
+        : `Marked experiment “${updated.name}” ${status}`,
+    });
+    return updated;
+  },
+);
 
 export type UploadResult = { accepted: number; rejected: number; errors: RowError[]; stored: boolean };
 
@@ -137,60 +135,63 @@ function formatOf(contentType: string | null): "csv" | "ndjson" {
  * row refuses the whole file and nothing is stored; with onError=skip the good rows are kept
  * and every bad row is reported with its line number. Each stored upload records who made it.
  */
-export const uploadSamples = mutation("experiment.upload", async ({
-  db,
-  actor,
-  id,
-  body,
-  contentType,
-  query,
-}: {
-  db: Db;
-  actor: Actor;
-  id: string;
-  body: ReadableStream<Uint8Array> | null;
-  contentType: string | null;
-  query: unknown;
-}): Promise<UploadResult> => {
-  const { onError } = parseInput(uploadQuerySchema, query, "The query");
-  const experiment = await findOrThrow(db, id);
-  const format = formatOf(contentType);
-  if (!body) throw new AppError("BAD_REQUEST", "The upload is empty.");
-  const result = await ingestSamples(
+export const uploadSamples = mutation(
+  "experiment.upload",
+  async ({
+    db,
+    actor,
+    id,
     body,
-    format,
-    experiment.variants.map((v) => v.name),
-  );
-  if (result.accepted === 0 && result.rejected === 0)
-    throw new AppError("VALIDATION_FAILED", "The file has no rows. Nothing was stored.");
-  const summary = { accepted: result.accepted, rejected: result.rejected, errors: result.errors };
-  if (result.rejected > 0 && onError === "reject") {
-    throw new AppError(
-      "VALIDATION_FAILED",
-      `${result.rejected} of ${result.accepted + result.rejected} rows are invalid, so nothing was stored. Fix them, or upload with “skip bad rows”.`,
-      undefined,
-      { ...summary, stored: false },
+    contentType,
+    query,
+  }: {
+    db: Db;
+    actor: Actor;
+    id: string;
+    body: ReadableStream<Uint8Array> | null;
+    contentType: string | null;
+    query: unknown;
+  }): Promise<UploadResult> => {
+    const { onError } = parseInput(uploadQuerySchema, query, "The query");
+    const experiment = await findOrThrow(db, id);
+    const format = formatOf(contentType);
+    if (!body) throw new AppError("BAD_REQUEST", "The upload is empty.");
+    const result = await ingestSamples(
+      body,
+      format,
+      experiment.variants.map((v) => v.name),
     );
-  }
-  if (result.accepted === 0)
-    throw new AppError("VALIDATION_FAILED", "No row of the file is valid. Nothing was stored.", undefined, {
-      ...summary,
-      stored: false,
+    if (result.accepted === 0 && result.rejected === 0)
+      throw new AppError("VALIDATION_FAILED", "The file has no rows. Nothing was stored.");
+    const summary = { accepted: result.accepted, rejected: result.rejected, errors: result.errors };
+    if (result.rejected > 0 && onError === "reject") {
+      throw new AppError(
+        "VALIDATION_FAILED",
+        `${result.rejected} of ${result.accepted + result.rejected} rows are invalid, so nothing was stored. Fix them, or upload with “skip bad rows”.`,
+        undefined,
+        { ...summary, stored: false },
+      );
+    }
+    if (result.accepted === 0)
+      throw new AppError("VALIDATION_FAILED", "No row of the file is valid. Nothing was stored.", undefined, {
+        ...summary,
+        stored: false,
+      });
+    await mergeVariantData(db, experiment.id, result.variants, {
+      source: format,
+      accepted: result.accepted,
+      rejected: result.rejected,
+      createdBy: authorOf(actor),
     });
-  await mergeVariantData(db, experiment.id, result.variants, {
-    source: format,
-    accepted: result.accepted,
-    rejected: result.rejected,
-    createdBy: authorOf(actor),
-  });
-  await recordAudit(db, actor, {
-    action: "experiment.upload",
-    service: experiment.serviceSlug,
-    target: experiment.name,
-    summary: `Uploaded ${result.accepted} ${format.toUpperCase()} rows into “${experiment.name}”${result.rejected ? ` (${result.rejected} skipped)` : ""}`,
-  });
-  return { ...summary, stored: true };
-});
+    await recordAudit(db, actor, {
+      action: "experiment.upload",
+      service: experiment.serviceSlug,
+      target: experiment.name,
+      summary: `Uploaded ${result.accepted} ${format.toUpperCase()} rows into “${experiment.name}”${result.rejected ? ` (${result.rejected} skipped)` : ""}`,
+    });
+    return { ...summary, stored: true };
+  },
+);
 
 export async function getAnalysis({
   db,

@@ -54,79 +54,86 @@ export function addBucketsAsSamples(acc: VariantAccumulator, buckets: Bucket[], 
   return added;
 }
 
-export const importFromPrometheus = mutation("experiment.import", async ({
-  db,
-  actor,
-  prom,
-  id,
-  input,
-  now = Date.now() / 1000,
-}: {
-  db: Db;
-  actor: Actor;
-  prom: PrometheusClient | null;
-  id: string;
-  input: unknown;
-  now?: number;
-}): Promise<{ imported: Record<string, number>; range: { start: string; end: string } }> => {
-  const options = parseInput(importSchema, input, "The import");
-  if (!prom) throw new AppError("UNAVAILABLE", "Prometheus is not configured: set PROMETHEUS_URL.");
-  const experiment = await getExperimentOrThrow({ db, id });
-  const budget = await getBudget({ db, slug: experiment.serviceSlug });
-  const source: { metric: string; matchers: Record<string, string> } | null | undefined = options.metric
-    ? { metric: options.metric, matchers: {} }
-    : budget.endToEndSource;
-  if (!source)
-    throw new AppError(
-      "VALIDATION_FAILED",
-      "Name the TTFT histogram to import: the service has no end-to-end source.",
-      { metric: "Required" },
-    );
-  const end = Math.floor(experiment.endsAt ? Date.parse(experiment.endsAt) / 1000 : now);
-  const start = Math.floor(experiment.startsAt ? Date.parse(experiment.startsAt) / 1000 : end - 3600);
-  const rangeSeconds = end - start;
-  if (rangeSeconds < 60)
-    throw new AppError("VALIDATION_FAILED", "The experiment's time range is shorter than a minute.", {
-      endsAt: "Too close to the start",
-    });
-  const window = `${Math.ceil(rangeSeconds / 60)}m`;
-  const label = assertLabelName(options.variantLabel);
+export const importFromPrometheus = mutation(
+  "experiment.import",
+  async ({
+    db,
+    actor,
+    prom,
+    id,
+    input,
+    now = Date.now() / 1000,
+  }: {
+    db: Db;
+    actor: Actor;
+    prom: PrometheusClient | null;
+    id: string;
+    input: unknown;
+    now?: number;
+  }): Promise<{ imported: Record<string, number>; range: { start: string; end: string } }> => {
+    const options = parseInput(importSchema, input, "The import");
+    if (!prom) throw new AppError("UNAVAILABLE", "Prometheus is not configured: set PROMETHEUS_URL.");
+    const experiment = await getExperimentOrThrow({ db, id });
+    const budget = await getBudget({ db, slug: experiment.serviceSlug });
+    const source: { metric: string; matchers: Record<string, string> } | null | undefined = options.metric
+      ? { metric: options.metric, matchers: {} }
+      : budget.endToEndSource;
+    if (!source)
+      throw new AppError(
+        "VALIDATION_FAILED",
+        "Name the TTFT histogram to import: the service has no end-to-end source.",
+        { metric: "Required" },
+      );
+    const end = Math.floor(experiment.endsAt ? Date.parse(experiment.endsAt) / 1000 : now);
+    const start = Math.floor(experiment.startsAt ? Date.parse(experiment.startsAt) / 1000 : end - 3600);
+    const rangeSeconds = end - start;
+    if (rangeSeconds < 60)
+      throw new AppError("VALIDATION_FAILED", "The experiment's time range is shorter than a minute.", {
+        endsAt: "Too close to the start",
+      });
+    const window = `${Math.ceil(rangeSeconds / 60)}m`;
+    const label = assertLabelName(options.variantLabel);
 
-  const upload = new Map<string, VariantAccumulator>();
-  const imported: Record<string, number> = {};
-  for (const { name } of experiment.variants) {
-    const matchers = { ...source.matchers, [label]: name };
-    const buckets = await fetchBucketIncreases(
-      prom,
-      { metric: source.metric, matchers },
-      { windows: [window], time: end },
-    );
-    if (buckets.status === "error") throw new AppError("UNAVAILABLE", `Prometheus query failed: ${buckets.error}`);
-    const acc = newAccumulator();
-    imported[name] = addBucketsAsSamples(acc, buckets.groups.get(window) ?? []);
-    const counters = { ...(source.matchers.service ? { service: source.matchers.service } : {}), [label]: name };
-    const [cost, tokens] = await Promise.all(
-      [options.costMetric, options.tokensMetric].map((metric) =>
-        prom.query(`sum(increase(${selector(metric, counters)}[${window}]))`, end),
-      ),
-    );
-    const costUsd = cost?.status === "success" ? cost.samples[0]?.value : undefined;
-    const tokenCount = tokens?.status === "success" ? tokens.samples[0]?.value : undefined;
-    if (costUsd !== undefined && tokenCount !== undefined && tokenCount > 0) addToRatio(acc.cost, costUsd, tokenCount);
-    upload.set(name, acc);
-  }
-  const accepted = Object.values(imported).reduce((a, b) => a + b, 0);
-  await mergeVariantData(db, experiment.id, upload, {
-    source: "prometheus",
-    accepted,
-    rejected: 0,
-    createdBy: authorOf(actor),
-  });
-  await recordAudit(db, actor, {
-    action: "experiment.import",
-    service: experiment.serviceSlug,
-    target: experiment.name,
-    summary: `Imported ${accepted} requests from Prometheus into experiment “${experiment.name}”`,
-  });
-  return { imported, range: { start: new Date(start * 1000).toISOString(), end: new Date(end * 1000).toISOString() } };
-});
+    const upload = new Map<string, VariantAccumulator>();
+    const imported: Record<string, number> = {};
+    for (const { name } of experiment.variants) {
+      const matchers = { ...source.matchers, [label]: name };
+      const buckets = await fetchBucketIncreases(
+        prom,
+        { metric: source.metric, matchers },
+        { windows: [window], time: end },
+      );
+      if (buckets.status === "error") throw new AppError("UNAVAILABLE", `Prometheus query failed: ${buckets.error}`);
+      const acc = newAccumulator();
+      imported[name] = addBucketsAsSamples(acc, buckets.groups.get(window) ?? []);
+      const counters = { ...(source.matchers.service ? { service: source.matchers.service } : {}), [label]: name };
+      const [cost, tokens] = await Promise.all(
+        [options.costMetric, options.tokensMetric].map((metric) =>
+          prom.query(`sum(increase(${selector(metric, counters)}[${window}]))`, end),
+        ),
+      );
+      const costUsd = cost?.status === "success" ? cost.samples[0]?.value : undefined;
+      const tokenCount = tokens?.status === "success" ? tokens.samples[0]?.value : undefined;
+      if (costUsd !== undefined && tokenCount !== undefined && tokenCount > 0)
+        addToRatio(acc.cost, costUsd, tokenCount);
+      upload.set(name, acc);
+    }
+    const accepted = Object.values(imported).reduce((a, b) => a + b, 0);
+    await mergeVariantData(db, experiment.id, upload, {
+      source: "prometheus",
+      accepted,
+      rejected: 0,
+      createdBy: authorOf(actor),
+    });
+    await recordAudit(db, actor, {
+      action: "experiment.import",
+      service: experiment.serviceSlug,
+      target: experiment.name,
+      summary: `Imported ${accepted} requests from Prometheus into experiment “${experiment.name}”`,
+    });
+    return {
+      imported,
+      range: { start: new Date(start * 1000).toISOString(), end: new Date(end * 1000).toISOString() },
+    };
+  },
+);

@@ -6,6 +6,7 @@ import { orNotFound } from "@/lib/services/pages";
 import { runtime } from "@/lib/services/runtime";
 import { getServiceOrThrow } from "@/lib/services/services";
 import { getSloStatuses } from "@/lib/services/slos";
+import { Allowed } from "@/components/auth/viewer";
 
 export const dynamic = "force-dynamic";
 
@@ -24,7 +25,9 @@ export default async function SlosPage({ params }: Props) {
     <div className="space-y-4">
       <SloToolbar slug={slug} />
       <SloList slug={slug} initial={slos} />
-      <SloForm slug={slug} defaultSource={service.budget.endToEndSource ?? null} />
+      <Allowed action="slo.create">
+        <SloForm slug={slug} defaultSource={service.budget.endToEndSource ?? null} />
+      </Allowed>
     </div>
   );
 }

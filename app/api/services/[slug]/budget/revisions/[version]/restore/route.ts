@@ -7,7 +7,5 @@ export const POST = route<{ slug: string; version: string }>(async (request, par
   const revision = Number(params.version);
   if (!Number.isSafeInteger(revision) || revision < 1) throw new AppError("NOT_FOUND", "No such revision.");
   const input = await readJson(request);
-  return json(
-    await restoreRevision({ db: runtime().db, actor, slug: slugParam(params.slug), revision, input }),
-  );
+  return json(await restoreRevision({ db: runtime().db, actor, slug: slugParam(params.slug), revision, input }));
 });

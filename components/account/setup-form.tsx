@@ -1,0 +1,57 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useMutation } from "@tanstack/react-query";
+import { useForm } from "react-hook-form";
+import type { z } from "zod";
+import { Field } from "@/components/ui/field";
+import { Button, Card, TextInput } from "@/components/ui/primitives";
+import { ApiError, apiFetch } from "@/lib/queries/api";
+import { urls } from "@/lib/queries/resources";
+import { MIN_PASSWORD_LENGTH, setupSchema } from "@/lib/schemas/account";
+
+type Input = z.infer<typeof setupSchema>;
+
+/** First run: the first admin, then straight in. */
+export function SetupForm() {
+  const form = useForm<Input>({
+    resolver: zodResolver(setupSchema),
+    defaultValues: { email: "", name: "", password: "" },
+  });
+  const { errors } = form.formState;
+  const setUp = useMutation({
+    mutationFn: async (input: Input) => {
+      await apiFetch(urls.setup(), { method: "POST", json: input });
+      await apiFetch(urls.signIn(), { method: "POST", json: { email: input.email, password: input.password } });
+    },
+    onSuccess: () => window.location.assign("/"),
+    onError: (error) => {
+      if (error instanceof ApiError && error.body.fields)
+        for (const [field, message] of Object.entries(error.body.fields))
+          form.setError(field as keyof Input, { message });
+    },
+  });
+  return (
+    <Card>
+      <form className="space-y-4" noValidate onSubmit={form.handleSubmit((input) => setUp.mutate(input))}>
+        <Field label="Your name" error={errors.name?.message}>
+          {(control) => <TextInput {...control} autoComplete="name" autoFocus {...form.register("name")} />}
+        </Field>
+        <Field label="Email" error={errors.email?.message}>
+          {(control) => <TextInput {...control} type="email" autoComplete="username" {...form.register("email")} />}
+        </Field>
+        <Field label="Password" hint={`At least ${MIN_PASSWORD_LENGTH} characters.`} error={errors.password?.message}>
+          {(control) => (
+            <TextInput {...control} type="password" autoComplete="new-password" {...form.register("password")} />
+          )}
+        </Field>
+        <div aria-live="polite" role="status" className="text-sm text-red-600 dark:text-red-400">
+          {setUp.error && !(setUp.error instanceof ApiError && setUp.error.body.fields) ? setUp.error.message : null}
+        </div>
+        <Button type="submit" variant="primary" disabled={setUp.isPending || setUp.isSuccess}>
+          {setUp.isPending || setUp.isSuccess ? "Setting up…" : "Create the admin and sign in"}
+        </Button>
+      </form>
+    </Card>
+  );
+}

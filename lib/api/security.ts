@@ -1,0 +1,59 @@
+// Web security that applies to every response: which mutations come from another site, and the
+// Content-Security-Policy. Pure functions, used by proxy.ts and tested on their own.
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * A state-changing request another site made a browser send: its Origin is not the app's own
+ * (including the opaque "null" of sandboxed frames and data: URLs), or, without an Origin, the
+ * browser marks it cross-site. Scripts and CI send neither header and are judged by their token.
+ */
+export function isCrossSiteMutation(method: string, headers: Headers, ownOrigins: readonly string[]): boolean {
+  if (SAFE_METHODS.has(method.toUpperCase())) return false;
+  const origin = headers.get("origin");
+  if (origin !== null) return !ownOrigins.includes(origin);
+  const site = headers.get("sec-fetch-site");
+  return site === "cross-site" || site === "same-site";
+}
+
+/**
+ * The app's own origins: the configured public URL, and the one the request was addressed to
+ * (a browser cannot address another site's request to us).
+ */
+export function ownOriginsOf(publicUrl: string | undefined, requestUrl: string, headers: Headers): string[] {
+  const addressed = addressedOrigin(requestUrl, headers);
+  return publicUrl ? [...new Set([new URL(publicUrl).origin, addressed])] : [addressed];
+}
+
+function addressedOrigin(requestUrl: string, headers: Headers): string {
+  const url = new URL(requestUrl);
+  const host = headers.get("x-forwarded-host") ?? headers.get("host") ?? url.host;
+  const protocol = headers.get("x-forwarded-proto")?.split(",")[0]?.trim() ?? url.protocol.replace(/:$/, "");
+  return `${protocol}://${host}`;
+}
+
+/**
+ * Scripts only from the app, each page's own with its nonce ('strict-dynamic' lets them load
+ * their chunks); never eval. Inline styles stay allowed: charts position with style attributes.
+ */
+export function contentSecurityPolicy(nonce: string, { isDev = false } = {}): string {
+  return [
+    "default-src 'self'",
+    // React's development build evaluates source maps; production never does.
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${isDev ? " 'unsafe-eval'" : ""}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    `connect-src 'self'${isDev ? " ws:" : ""}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+/** Where to go after signing in: a path on this site, never another site ("//evil", "https://…"). */
+export function localPath(next: string | undefined): string {
+  if (!next || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return "/";
+  return next;
+}

@@ -2,6 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { storageStateOf } from "./e2e/accounts";
 
 // End-to-end tests run the demo stack (traffic generator, a real Prometheus, the production build
 // on the embedded database) in a fresh data folder, in Debian's Chromium (Playwright's own
@@ -11,6 +12,9 @@ const port = Number(process.env.E2E_PORT ?? 3210);
 export const TRAFFIC_PORT = Number(process.env.E2E_TRAFFIC_PORT ?? 9571);
 export const PROMETHEUS_PORT = Number(process.env.E2E_PROMETHEUS_PORT ?? 9572);
 export const CONTROL_PORT = Number(process.env.E2E_CONTROL_PORT ?? 9573);
+// A real OpenID Connect provider for single sign-on (test/oidc/provider.ts).
+export const OIDC_PORT = Number(process.env.E2E_OIDC_PORT ?? 9574);
+const appUrl = `http://127.0.0.1:${port}`;
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), "lb-e2e-"));
 process.env.E2E_DATA_DIR = dataDir;
 
@@ -23,22 +27,67 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
+    baseURL: appUrl,
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
     ...devices["Desktop Chrome"],
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
     },
   },
-  webServer: {
-    command: `npx tsx scripts/demo-stack.ts --port ${port} --data-dir ${dataDir}/pglite --traffic-port ${TRAFFIC_PORT} --prometheus-port ${PROMETHEUS_PORT} --control-port ${CONTROL_PORT} --scrape-interval 1s`,
-    url: `http://127.0.0.1:${port}/api/health`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    env: { DATABASE_URL: "", PROMETHEUS_URL: "", LB_DEFAULT_AUTHOR: "e2e-lead", PROMETHEUS_TIMEOUT_MS: "1500" },
-    stdout: "pipe",
-    stderr: "pipe",
-  },
+  // Sign in as each role first; the journeys run as the editor unless a spec says otherwise; the
+  // audit trail is checked last, against everything the journeys did.
+  projects: [
+    { name: "sign-in", testMatch: /sign-in\.setup\.ts/ },
+    {
+      name: "journeys",
+      testIgnore: [/sign-in\.setup\.ts/, /audit\/.*\.spec\.ts/],
+      dependencies: ["sign-in"],
+      use: { storageState: storageStateOf("editor") },
+    },
+    {
+      name: "audit",
+      testMatch: /audit\/.*\.spec\.ts/,
+      dependencies: ["journeys"],
+      use: { storageState: storageStateOf("admin") },
+    },
+  ],
+  webServer: [
+    {
+      command: `npx tsx test/oidc/provider.ts --port ${OIDC_PORT} --app ${appUrl}`,
+      url: `http://127.0.0.1:${OIDC_PORT}/.well-known/openid-configuration`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
+      command: `npx tsx scripts/demo-stack.ts --port ${port} --data-dir ${dataDir}/pglite --traffic-port ${TRAFFIC_PORT} --prometheus-port ${PROMETHEUS_PORT} --control-port ${CONTROL_PORT} --scrape-interval 1s`,
+      url: `http://127.0.0.1:${port}/api/health`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: {
+        DATABASE_URL: "",
+        PROMETHEUS_URL: "",
+        PROMETHEUS_TIMEOUT_MS: "1500",
+        LB_PUBLIC_URL: appUrl,
+        LB_ANONYMOUS_VIEW: "true",
+        LB_OIDC_ISSUER: `http://127.0.0.1:${OIDC_PORT}`,
+        LB_OIDC_CLIENT_ID: "latency-budgets-e2e",
+        LB_OIDC_CLIENT_SECRET: "e2e-client-secret-0123456789abcdef",
+        LB_OIDC_NAME: "Test IdP",
+        LB_OIDC_SCOPES: "openid email profile groups",
+        LB_OIDC_ROLE_CLAIM: "groups",
+        LB_OIDC_ROLE_MAP: "latency-leads=editor",
+      },
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+  ],
 });

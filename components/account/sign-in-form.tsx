@@ -33,7 +33,7 @@ export function SignInForm({
     mutationFn: () =>
       apiFetch<{ url: string }>(urls.signInSso(), {
         method: "POST",
-        json: { providerId: sso!.providerId, callbackURL: next, errorCallbackURL: "/sign-in" },
+        json: { provider: sso!.providerId, callbackURL: next, errorCallbackURL: "/sign-in" },
       }),
     onSuccess: ({ url }) => window.location.assign(url),
   });

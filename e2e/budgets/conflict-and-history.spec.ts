@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { E2E_USERS } from "../accounts";
 import { component, createService } from "../builders";
 
 test.describe("budgets: two leads edit at once, then read the history", () => {
@@ -22,7 +23,7 @@ test.describe("budgets: two leads edit at once, then read the history", () => {
     await mine.getByLabel("Stage 2 component 1 p95 budget in ms").fill("100");
     await mine.getByRole("button", { name: "Save budget" }).click();
     const conflict = mine.getByRole("alert").filter({ hasText: "Not saved" });
-    await expect(conflict).toContainText("saved by e2e-lead since you opened it");
+    await expect(conflict).toContainText(`saved by ${E2E_USERS.editor.email} since you opened it`);
     await expect(conflict.getByRole("list", { name: "Their changes" })).toContainText("Network p95: 150 ms → 140 ms");
 
     await mine.getByRole("button", { name: "Re-apply my edits on top" }).click();
@@ -55,7 +56,7 @@ test.describe("budgets: two leads edit at once, then read the history", () => {
       "TTFT q0.95 < 700 ms → TTFT q0.95 < 650 ms",
     );
     await expect(revisions).toContainText("“Tighter target”");
-    await expect(revisions).toContainText("e2e-lead");
+    await expect(revisions).toContainText(E2E_USERS.editor.email);
 
     await page.getByRole("button", { name: "Restore…" }).click();
     await page.getByRole("button", { name: "Restore version 1 as a new version" }).click();

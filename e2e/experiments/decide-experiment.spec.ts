@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { E2E_USERS } from "../accounts";
 
 // The demo opens with the document's prefix-caching experiment, so a PM sees a verdict at once.
 test.describe("experiments: the seeded experiment, and recording a decision", () => {
@@ -28,11 +29,11 @@ test.describe("experiments: the seeded experiment, and recording a decision", ()
     await page.getByLabel("Why (optional)").fill("Faster and cheaper; quality held.");
     await page.getByRole("button", { name: "Save decision" }).click();
     await expect(page.getByTestId("experiment-status")).toHaveText("decided");
-    await expect(page.getByTestId("experiment-decision")).toContainText("Decision: ship by e2e-lead");
+    await expect(page.getByTestId("experiment-decision")).toContainText(`Decision: ship by ${E2E_USERS.editor.email}`);
     await expect(page.getByTestId("experiment-decision")).toContainText("Faster and cheaper; quality held.");
 
     await page.reload();
-    await expect(page.getByTestId("experiment-decision")).toContainText("Decision: ship by e2e-lead");
+    await expect(page.getByTestId("experiment-decision")).toContainText(`Decision: ship by ${E2E_USERS.editor.email}`);
     await page.getByRole("button", { name: "Reopen" }).click();
     await expect(page.getByTestId("experiment-status")).toHaveText("running");
   });

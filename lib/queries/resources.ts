@@ -49,7 +49,7 @@ export const urls = {
   me: () => "/api/me",
   setup: () => "/api/setup",
   signIn: () => "/api/auth/sign-in/email",
-  signInSso: () => "/api/auth/sign-in/oauth2",
+  signInSso: () => "/api/auth/sign-in/social",
   users: () => "/api/users",
   user: (id: string) => `/api/users/${encodeURIComponent(id)}`,
   tokens: (all = false) => `/api/tokens${all ? "?all=1" : ""}`,

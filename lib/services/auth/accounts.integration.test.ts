@@ -158,6 +158,28 @@ describe(`accounts (${inject("databaseKind")})`, () => {
       expect((await signInRequest(user.email, TEST_PASSWORD, "192.0.2.250")).status).toBe(200);
     });
 
+    it("self-service endpoints stay closed: nobody signs up or changes their own role", async () => {
+      const user = await newUser("viewer");
+      const cookie = await sessionCookie(user.email);
+      for (const [path, body] of [
+        [
+          "/api/auth/sign-up/email",
+          { email: "me@example.test", password: "a long enough password", name: "Me", role: "admin" },
+        ],
+        ["/api/auth/update-user", { role: "admin" }],
+      ] as const) {
+        const response = await authRoute.POST(
+          new Request(`http://localhost${path}`, {
+            method: "POST",
+            headers: { "content-type": "application/json", origin: "http://localhost", cookie },
+            body: JSON.stringify(body),
+          }),
+        );
+        expect(response.status, path).toBe(404);
+      }
+      expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).role).toBe("viewer");
+    });
+
     it("a successful sign-in is audited and the cookie is HttpOnly, SameSite=Lax", async () => {
       const user = await newUser("editor");
       const response = await signInRequest(user.email, TEST_PASSWORD);

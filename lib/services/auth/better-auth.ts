@@ -11,6 +11,9 @@ import { recordAudit } from "../audit";
 export const OIDC_PROVIDER_ID = "oidc";
 const SESSION_DAYS = 7;
 
+/** Only the SSO callback may set a role through better-auth (from the provider's claim). */
+const isSsoCallback = (path: string | undefined) => path?.startsWith("/callback/") ?? false;
+
 function createAuth() {
   const config = env();
   const publicUrl = config.LB_PUBLIC_URL;
@@ -32,7 +35,10 @@ function createAuth() {
     },
     user: {
       additionalFields: {
-        role: { type: "string", required: false, input: false, defaultValue: config.LB_OIDC_DEFAULT_ROLE },
+        // Open to input only so the SSO provider's claim reaches it; the user hooks below drop it
+        // anywhere but the SSO callback, and ./sign-in.ts serves none of better-auth's
+        // self-service endpoints (sign-up, update-user).
+        role: { type: "string", required: false, input: true, defaultValue: config.LB_OIDC_DEFAULT_ROLE },
       },
     },
     session: { expiresIn: SESSION_DAYS * 86400, updateAge: 86400 },
@@ -47,6 +53,9 @@ function createAuth() {
     databaseHooks: {
       user: {
         create: {
+          before: async (user, context) => ({
+            data: { ...user, role: isSsoCallback(context?.path) ? user.role : config.LB_OIDC_DEFAULT_ROLE },
+          }),
           after: async (user) => {
             await recordAudit(
               db(),
@@ -57,6 +66,13 @@ function createAuth() {
                 summary: `${user.email} signed in through ${config.LB_OIDC_NAME} for the first time, as ${String(user.role)}`,
               },
             );
+          },
+        },
+        update: {
+          before: async (user, context) => {
+            if (!("role" in user) || isSsoCallback(context?.path)) return;
+            const { role: _ignored, ...rest } = user;
+            return { data: rest };
           },
         },
       },

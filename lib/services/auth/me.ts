@@ -23,8 +23,9 @@ export async function describe(actor: Actor): Promise<Viewer> {
   const can = Object.fromEntries(
     (Object.keys(ACTIONS) as Action[]).map((action) => [action, isAllowed(actor, action)]),
   ) as Record<Action, boolean>;
+  const user = userOf(actor);
   return {
-    user: userOf(actor),
+    user: user && { id: user.id, email: user.email, name: user.name, role: user.role },
     anonymous: actor.kind === "anonymous",
     token: actor.kind === "token" ? { id: actor.id, name: actor.name, scopes: actor.scopes } : null,
     can,

@@ -59,9 +59,23 @@ async function signInWithPassword(request: Request): Promise<Response> {
   return response;
 }
 
+/**
+ * The better-auth endpoints the app uses; the rest (self sign-up, changing one's own user or
+ * password, linking accounts) stay closed: admins manage people, the SSO provider its users.
+ */
+const SERVED = [
+  /^\/sign-in\/(email|social)$/,
+  /^\/callback\/[a-z0-9-]+$/,
+  /^\/sign-out$/,
+  /^\/get-session$/,
+  /^\/error$/,
+  /^\/ok$/,
+];
+
 /** better-auth's routes under /api/auth, with password sign-in going through the limiter. */
 export async function handleAuthRequest(request: Request): Promise<Response> {
-  const path = new URL(request.url).pathname;
-  if (request.method === "POST" && path.endsWith("/sign-in/email")) return signInWithPassword(request);
+  const path = new URL(request.url).pathname.replace(/^\/api\/auth/, "");
+  if (!SERVED.some((pattern) => pattern.test(path))) throw new AppError("NOT_FOUND", "No such sign-in endpoint.");
+  if (request.method === "POST" && path === "/sign-in/email") return signInWithPassword(request);
   return auth().handler(request);
 }

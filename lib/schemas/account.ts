@@ -1,15 +1,19 @@
 import { z } from "zod";
 import { ROLES, SCOPES } from "@/lib/domain/rights";
+import { nameSchema, storable } from "./text";
 
 // Accounts, shared by the forms and the services that check them again.
 
 export const MIN_PASSWORD_LENGTH = 12;
 export const MAX_PASSWORD_LENGTH = 128;
 
-export const passwordSchema = z
-  .string({ error: "Choose a password" })
-  .min(MIN_PASSWORD_LENGTH, `At least ${MIN_PASSWORD_LENGTH} characters`)
-  .max(MAX_PASSWORD_LENGTH, `At most ${MAX_PASSWORD_LENGTH} characters`);
+export const passwordSchema = storable(
+  z
+    .string({ error: "Choose a password" })
+    .min(MIN_PASSWORD_LENGTH, `At least ${MIN_PASSWORD_LENGTH} characters`)
+    .max(MAX_PASSWORD_LENGTH, `At most ${MAX_PASSWORD_LENGTH} characters`),
+  "The password",
+);
 
 const email = z
   .string({ error: "Give an email address" })
@@ -18,7 +22,7 @@ const email = z
   .max(254, "At most 254 characters")
   .pipe(z.email("Not an email address"));
 
-const name = z.string({ error: "Give a name" }).trim().min(1, "Give a name").max(120, "At most 120 characters");
+const name = nameSchema("The name", 120);
 
 export const roleSchema = z.enum(ROLES, { error: `The role is one of ${ROLES.join(", ")}` });
 
@@ -34,7 +38,7 @@ export const signInSchema = z.object({
 });
 
 export const createTokenSchema = z.object({
-  name: z.string().trim().min(1, "Name the token, e.g. “CI uploads”").max(80, "At most 80 characters"),
+  name: nameSchema("The token's name", 80),
   scopes: z
     .array(z.enum(SCOPES, { error: `Scopes are ${SCOPES.join(", ")}` }))
     .min(1, "Choose at least one scope")

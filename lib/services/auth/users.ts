@@ -65,7 +65,8 @@ export const setUserRole = mutation(
   "user.role",
   async ({ db, actor, id, input }: Mutation & { id: string }): Promise<UserView> => {
     const { role } = parseInput(roleChangeSchema, input, "The role change");
-    const before = await findUserRow(db, id);
+    // Ids are UUIDs (added here) or better-auth's random strings (single sign-on): nothing else names a user.
+    const before = /^[A-Za-z0-9_-]{1,64}$/.test(id) ? await findUserRow(db, id) : null;
     if (!before) throw new AppError("NOT_FOUND", "No such user.");
     if (before.role === role) return toView(before);
     if (!(await updateUserRole(db, id, role)))
@@ -94,8 +95,10 @@ export async function needsSetup(db: Db): Promise<boolean> {
 /** First run: whoever opens the app before anyone exists creates the first admin. */
 export async function setUpFirstAdmin({ db, input }: { db: Db; input: unknown }): Promise<UserView> {
   const data = parseInput(setupSchema, input, "The first admin");
+  const closed = () => new AppError("CONFLICT", "The app is already set up: sign in instead.");
+  if (!(await needsSetup(db))) throw closed();
   const row = await insertFirstUser(db, await newPasswordUser({ ...data, role: "admin" }));
-  if (!row) throw new AppError("CONFLICT", "The app is already set up: sign in instead.");
+  if (!row) throw closed();
   globalForSetup.latencyBudgetsHasUsers = true;
   await recordAudit(db, ANONYMOUS, {
     action: "user.setup",

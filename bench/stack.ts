@@ -74,6 +74,9 @@ export async function startBenchStack(): Promise<BenchStack> {
         DATABASE_POOL_SIZE: String(isPostgres ? 10 : EMBEDDED_POOL_SIZE),
         PROMETHEUS_URL: proxy.url,
         NODE_ENV: "production",
+        // The figures are for dashboards anyone may open (an incident link); a token adds one indexed lookup.
+        LB_ANONYMOUS_VIEW: "true",
+        LB_AUTH_SECRET: process.env.LB_AUTH_SECRET ?? "bench-only-session-secret-0123456789abcdef",
       },
     },
   );

@@ -2,7 +2,8 @@
 
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { Button, Card, EmptyState, Select } from "@/components/ui/primitives";
+import { CELL, DataTable, QueryStates, ROW } from "@/components/ui/data-table";
+import { Button, Select } from "@/components/ui/primitives";
 import { apiFetch } from "@/lib/queries/api";
 import { urls } from "@/lib/queries/resources";
 import type { AuditEntryView } from "@/lib/services/audit";
@@ -32,7 +33,6 @@ export function AuditLog() {
     else next.delete(key);
     router.replace(`${pathname}${next.size ? `?${next}` : ""}`);
   };
-  const rows = entries.data?.pages.flat() ?? [];
 
   return (
     <div className="space-y-3">
@@ -60,43 +60,29 @@ export function AuditLog() {
           </Select>
         </label>
       </div>
-      {entries.isPending ? (
-        <Card className="h-32 animate-pulse">{null}</Card>
-      ) : entries.isError ? (
-        <p className="text-sm text-red-600">{entries.error.message}</p>
-      ) : rows.length === 0 ? (
-        <EmptyState title="Nothing recorded">No change matches these filters yet.</EmptyState>
-      ) : (
-        <Card className="overflow-x-auto p-0">
-          <table className="w-full text-sm" data-testid="audit-table">
-            <thead className="text-left text-slate-500">
-              <tr>
-                <th className="px-3 py-2">When</th>
-                <th className="px-3 py-2">Who</th>
-                <th className="px-3 py-2">What</th>
-                <th className="px-3 py-2">Service</th>
-                <th className="px-3 py-2">Summary</th>
+      <QueryStates
+        query={{ ...entries, data: entries.data?.pages.flat() }}
+        empty={{ title: "Nothing recorded", body: "No change matches these filters yet." }}
+      >
+        {(rows) => (
+          <DataTable columns={["When", "Who", "What", "Service", "Summary"]} testId="audit-table">
+            {rows.map((entry) => (
+              <tr key={entry.id} className={ROW}>
+                <td className={`${CELL} whitespace-nowrap`} title={entry.at}>
+                  {new Date(entry.at).toLocaleString()}
+                </td>
+                <td className={CELL}>
+                  {entry.actor.name}
+                  {entry.actor.kind === "token" && <span className="ml-1 text-xs text-slate-500">(token)</span>}
+                </td>
+                <td className={`${CELL} font-mono text-xs`}>{entry.action}</td>
+                <td className={CELL}>{entry.service ?? "—"}</td>
+                <td className={CELL}>{entry.summary}</td>
               </tr>
-            </thead>
-            <tbody>
-              {rows.map((entry) => (
-                <tr key={entry.id} className="border-t border-slate-100 align-top dark:border-slate-800">
-                  <td className="whitespace-nowrap px-3 py-2" title={entry.at}>
-                    {new Date(entry.at).toLocaleString()}
-                  </td>
-                  <td className="px-3 py-2">
-                    {entry.actor.name}
-                    {entry.actor.kind === "token" && <span className="ml-1 text-xs text-slate-500">(token)</span>}
-                  </td>
-                  <td className="px-3 py-2 font-mono text-xs">{entry.action}</td>
-                  <td className="px-3 py-2">{entry.service ?? "—"}</td>
-                  <td className="px-3 py-2">{entry.summary}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </Card>
-      )}
+            ))}
+          </DataTable>
+        )}
+      </QueryStates>
       {entries.hasNextPage && (
         <Button type="button" onClick={() => void entries.fetchNextPage()} disabled={entries.isFetchingNextPage}>
           {entries.isFetchingNextPage ? "Loading…" : "Older entries"}

@@ -6,7 +6,7 @@ import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { Field } from "@/components/ui/field";
 import { Button, Card, TextInput } from "@/components/ui/primitives";
-import { ApiError, apiFetch } from "@/lib/queries/api";
+import { ApiError, apiFetch, showFieldErrors } from "@/lib/queries/api";
 import { urls } from "@/lib/queries/resources";
 import { MIN_PASSWORD_LENGTH, setupSchema } from "@/lib/schemas/account";
 
@@ -25,11 +25,7 @@ export function SetupForm() {
       await apiFetch(urls.signIn(), { method: "POST", json: { email: input.email, password: input.password } });
     },
     onSuccess: () => window.location.assign("/"),
-    onError: (error) => {
-      if (error instanceof ApiError && error.body.fields)
-        for (const [field, message] of Object.entries(error.body.fields))
-          form.setError(field as keyof Input, { message });
-    },
+    onError: (error) => showFieldErrors(error, (field, message) => form.setError(field as keyof Input, { message })),
   });
   return (
     <Card>

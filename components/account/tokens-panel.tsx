@@ -7,7 +7,8 @@ import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { useViewer } from "@/components/auth/viewer";
 import { Field } from "@/components/ui/field";
-import { Button, Card, EmptyState, Select, TextInput } from "@/components/ui/primitives";
+import { CELL, DataTable, QueryStates, ROW } from "@/components/ui/data-table";
+import { Button, Card, Select, TextInput } from "@/components/ui/primitives";
 import { scopesFor } from "@/lib/domain/rights";
 import { apiFetch } from "@/lib/queries/api";
 import { urls } from "@/lib/queries/resources";
@@ -113,59 +114,41 @@ export function TokensPanel() {
           <input type="checkbox" checked={showAll} onChange={(e) => setShowAll(e.target.checked)} /> Everyone’s tokens
         </label>
       )}
-      {tokens.isPending ? (
-        <Card className="h-24 animate-pulse">{null}</Card>
-      ) : tokens.isError ? (
-        <p className="text-sm text-red-600">{tokens.error.message}</p>
-      ) : tokens.data.length === 0 ? (
-        <EmptyState title="No tokens yet">
-          Scripts and CI use a token instead of a password: create one above.
-        </EmptyState>
-      ) : (
-        <Card className="overflow-x-auto p-0">
-          <table className="w-full text-sm">
-            <thead className="text-left text-slate-500">
-              <tr>
-                <th className="px-3 py-2">Name</th>
-                {showAll && <th className="px-3 py-2">Owner</th>}
-                <th className="px-3 py-2">Token</th>
-                <th className="px-3 py-2">Scopes</th>
-                <th className="px-3 py-2">Expires</th>
-                <th className="px-3 py-2">Last used</th>
-                <th className="px-3 py-2" />
+      <QueryStates
+        query={tokens}
+        empty={{ title: "No tokens yet", body: "Scripts and CI use a token instead of a password: create one above." }}
+      >
+        {(rows) => (
+          <DataTable columns={["Name", ...(showAll ? ["Owner"] : []), "Token", "Scopes", "Expires", "Last used", ""]}>
+            {rows.map((token) => (
+              <tr key={token.id} className={ROW}>
+                <td className={CELL}>{token.name}</td>
+                {showAll && <td className={CELL}>{token.owner}</td>}
+                <td className={`${CELL} font-mono text-xs`}>{token.prefix}…</td>
+                <td className={CELL}>{token.scopes.join(", ")}</td>
+                <td className={CELL}>{when(token.expiresAt)}</td>
+                <td className={CELL}>{when(token.lastUsedAt)}</td>
+                <td className={`${CELL} text-right`}>
+                  {token.revokedAt ? (
+                    <span className="text-slate-500">revoked</span>
+                  ) : (
+                    <Button
+                      type="button"
+                      onClick={() => {
+                        if (window.confirm(`Revoke “${token.name}”? Scripts using it stop working at once.`))
+                          revoke.mutate(token.id);
+                      }}
+                      disabled={revoke.isPending}
+                    >
+                      Revoke
+                    </Button>
+                  )}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {tokens.data.map((token) => (
-                <tr key={token.id} className="border-t border-slate-100 dark:border-slate-800">
-                  <td className="px-3 py-2">{token.name}</td>
-                  {showAll && <td className="px-3 py-2">{token.owner}</td>}
-                  <td className="px-3 py-2 font-mono text-xs">{token.prefix}…</td>
-                  <td className="px-3 py-2">{token.scopes.join(", ")}</td>
-                  <td className="px-3 py-2">{when(token.expiresAt)}</td>
-                  <td className="px-3 py-2">{when(token.lastUsedAt)}</td>
-                  <td className="px-3 py-2 text-right">
-                    {token.revokedAt ? (
-                      <span className="text-slate-500">revoked</span>
-                    ) : (
-                      <Button
-                        type="button"
-                        onClick={() => {
-                          if (window.confirm(`Revoke “${token.name}”? Scripts using it stop working at once.`))
-                            revoke.mutate(token.id);
-                        }}
-                        disabled={revoke.isPending}
-                      >
-                        Revoke
-                      </Button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </Card>
-      )}
+            ))}
+          </DataTable>
+        )}
+      </QueryStates>
     </div>
   );
 }

@@ -5,9 +5,10 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { Field } from "@/components/ui/field";
+import { CELL, DataTable, QueryStates, ROW } from "@/components/ui/data-table";
 import { Button, Card, Select, TextInput } from "@/components/ui/primitives";
 import { ROLES } from "@/lib/domain/rights";
-import { ApiError, apiFetch } from "@/lib/queries/api";
+import { ApiError, apiFetch, showFieldErrors } from "@/lib/queries/api";
 import { urls } from "@/lib/queries/resources";
 import { MIN_PASSWORD_LENGTH, newUserSchema } from "@/lib/schemas/account";
 import type { UserView } from "@/lib/services/auth/users";
@@ -28,11 +29,7 @@ export function UsersPanel({ selfId }: { selfId: string }) {
       form.reset();
       void client.invalidateQueries({ queryKey: ["users"] });
     },
-    onError: (error) => {
-      if (error instanceof ApiError && error.body.fields)
-        for (const [field, message] of Object.entries(error.body.fields))
-          form.setError(field as keyof Input, { message });
-    },
+    onError: (error) => showFieldErrors(error, (field, message) => form.setError(field as keyof Input, { message })),
   });
   const setRole = useMutation({
     mutationFn: ({ id, role }: { id: string; role: string }) =>
@@ -88,52 +85,38 @@ export function UsersPanel({ selfId }: { selfId: string }) {
       <p aria-live="polite" className="text-sm text-red-600 dark:text-red-400">
         {setRole.error?.message}
       </p>
-      {users.isPending ? (
-        <Card className="h-24 animate-pulse">{null}</Card>
-      ) : users.isError ? (
-        <p className="text-sm text-red-600">{users.error.message}</p>
-      ) : (
-        <Card className="overflow-x-auto p-0">
-          <table className="w-full text-sm">
-            <thead className="text-left text-slate-500">
-              <tr>
-                <th className="px-3 py-2">Name</th>
-                <th className="px-3 py-2">Email</th>
-                <th className="px-3 py-2">Signs in with</th>
-                <th className="px-3 py-2">Role</th>
+      <QueryStates query={users} empty={{ title: "Nobody yet", body: "Add the first person above." }}>
+        {(rows) => (
+          <DataTable columns={["Name", "Email", "Signs in with", "Role"]}>
+            {rows.map((user) => (
+              <tr key={user.id} className={ROW}>
+                <td className={CELL}>{user.name}</td>
+                <td className={CELL}>{user.email}</td>
+                <td className={CELL}>{user.methods.join(", ") || "—"}</td>
+                <td className={CELL}>
+                  <Select
+                    aria-label={`Role of ${user.email}`}
+                    value={user.role}
+                    disabled={setRole.isPending}
+                    onChange={(event) => {
+                      const role = event.target.value;
+                      if (
+                        user.id !== selfId ||
+                        window.confirm("Change your own role? You may lose access to this page.")
+                      )
+                        setRole.mutate({ id: user.id, role });
+                    }}
+                  >
+                    {ROLES.map((role) => (
+                      <option key={role}>{role}</option>
+                    ))}
+                  </Select>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {users.data.map((user) => (
-                <tr key={user.id} className="border-t border-slate-100 dark:border-slate-800">
-                  <td className="px-3 py-2">{user.name}</td>
-                  <td className="px-3 py-2">{user.email}</td>
-                  <td className="px-3 py-2">{user.methods.join(", ") || "—"}</td>
-                  <td className="px-3 py-2">
-                    <Select
-                      aria-label={`Role of ${user.email}`}
-                      value={user.role}
-                      disabled={setRole.isPending}
-                      onChange={(event) => {
-                        const role = event.target.value;
-                        if (
-                          user.id !== selfId ||
-                          window.confirm("Change your own role? You may lose access to this page.")
-                        )
-                          setRole.mutate({ id: user.id, role });
-                      }}
-                    >
-                      {ROLES.map((role) => (
-                        <option key={role}>{role}</option>
-                      ))}
-                    </Select>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </Card>
-      )}
+            ))}
+          </DataTable>
+        )}
+      </QueryStates>
     </div>
   );
 }

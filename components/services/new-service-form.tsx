@@ -8,7 +8,7 @@ import type { z } from "zod";
 import { TargetFields } from "@/components/budget/target-fields";
 import { Field } from "@/components/ui/field";
 import { Button, Card, TextInput } from "@/components/ui/primitives";
-import { ApiError, apiFetch } from "@/lib/queries/api";
+import { ApiError, apiFetch, showFieldErrors } from "@/lib/queries/api";
 import { urls } from "@/lib/queries/resources";
 import { createServiceSchema } from "@/lib/schemas/service";
 
@@ -25,12 +25,8 @@ export function NewServiceForm() {
   const create = useMutation({
     mutationFn: (input: FormOutput) => apiFetch<{ slug: string }>(urls.services(), { method: "POST", json: input }),
     onSuccess: (service) => router.push(`/services/${service.slug}/budget`),
-    onError: (error) => {
-      if (error instanceof ApiError && error.body.fields) {
-        for (const [field, message] of Object.entries(error.body.fields))
-          form.setError(field as keyof FormInput, { message });
-      }
-    },
+    onError: (error) =>
+      showFieldErrors(error, (field, message) => form.setError(field as keyof FormInput, { message })),
   });
 
   return (

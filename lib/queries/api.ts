@@ -39,3 +39,10 @@ export async function apiFetch<T>(path: string, init: RequestInit & { json?: unk
   }
   return body as T;
 }
+
+/** Puts a 422's per-field messages on a form's fields; true when there were any. */
+export function showFieldErrors(error: unknown, setError: (field: string, message: string) => void): boolean {
+  if (!(error instanceof ApiError) || !error.body.fields) return false;
+  for (const [field, message] of Object.entries(error.body.fields)) setError(field, message);
+  return true;
+}

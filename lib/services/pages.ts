@@ -5,7 +5,7 @@ import { cache } from "react";
 import type { Db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { ANONYMOUS, type Actor } from "./actor";
-import { describe, type Viewer } from "./auth/me";
+import { viewerOf, type Viewer } from "./auth/me";
 import { actorFromHeaders } from "./auth/request";
 import { runtime } from "./runtime";
 
@@ -18,7 +18,7 @@ export const pageActor = cache(async (): Promise<Actor> => {
   }
 });
 
-export const pageViewer = cache(async (): Promise<Viewer> => describe(await pageActor()));
+export const pageViewer = cache(async (): Promise<Viewer> => viewerOf(await pageActor()));
 
 /**
  * Every page starts here: whoever may not view is sent to sign in (or, before anyone exists, to

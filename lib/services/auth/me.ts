@@ -19,7 +19,7 @@ export type Viewer = {
   needsSetup: boolean;
 };
 
-export async function describe(actor: Actor): Promise<Viewer> {
+export async function viewerOf(actor: Actor): Promise<Viewer> {
   const can = Object.fromEntries(
     (Object.keys(ACTIONS) as Action[]).map((action) => [action, isAllowed(actor, action)]),
   ) as Record<Action, boolean>;
@@ -37,5 +37,5 @@ export async function describe(actor: Actor): Promise<Viewer> {
 
 /** GET /api/me: who the caller is and what they may do. */
 export async function describeActor(headers: Headers): Promise<Viewer> {
-  return describe(await actorFromHeaders(headers));
+  return viewerOf(await actorFromHeaders(headers));
 }

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { storageStateOf } from "./e2e/accounts";
+import { CHROMIUM_LAUNCH_OPTIONS } from "./test/chromium";
 
 // End-to-end tests run the demo stack (traffic generator, a real Prometheus, the production build
 // on the embedded database) in a fresh data folder, in Debian's Chromium (Playwright's own
@@ -31,17 +32,7 @@ export default defineConfig({
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
     ...devices["Desktop Chrome"],
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
-    },
+    launchOptions: CHROMIUM_LAUNCH_OPTIONS,
   },
   // Sign in as each role first; the journeys run as the editor unless a spec says otherwise; the
   // audit trail is checked last, against everything the journeys did.

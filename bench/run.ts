@@ -12,6 +12,7 @@ import { runLongWindowBench } from "./long-window";
 import { runPlannerBench } from "./planner";
 import { startBenchStack } from "./stack";
 import { systemActor } from "../lib/services/actor";
+import { CHROMIUM_LAUNCH_OPTIONS } from "../test/chromium";
 
 const results: { name: string; value: string; target: string; met: boolean }[] = [];
 // Each line: a figure as a ratio against a baseline measured in the same run, and its target.
@@ -162,17 +163,7 @@ try {
   );
 
   // 4. Largest contentful paint of the waterfall page, against the app's simplest page.
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
+  const browser = await chromium.launch(CHROMIUM_LAUNCH_OPTIONS);
   async function lcp(path: string): Promise<number> {
     const page = await browser.newPage();
     await page.goto(`${stack.appUrl}${path}`, { waitUntil: "load" });

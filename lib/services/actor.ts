@@ -54,7 +54,7 @@ export function authorize(actor: Actor, action: Action): void {
     if (action === "read" && env().LB_ANONYMOUS_VIEW) return;
     if (action === "alert.receive")
       throw new AppError("UNAUTHORIZED", "Send the configured token: Authorization: Bearer <LB_ALERTMANAGER_TOKEN>.");
-    throw new AppError("UNAUTHORIZED", "Sign in, or send an API token as Authorization: Bearer <token>.");
+    assertIdentified(actor);
   }
   const principal = principalOf(actor)!;
   const decision = decide(principal, action);

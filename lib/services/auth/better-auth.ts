@@ -3,6 +3,7 @@ import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { genericOAuth } from "better-auth/plugins";
 import { db } from "@/lib/db/client";
+import { findUserRow } from "@/lib/db/users";
 import { roleFromClaim, type Role } from "@/lib/domain/rights";
 import { env } from "@/lib/env";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "@/lib/schemas/account";
@@ -79,7 +80,7 @@ function createAuth() {
       session: {
         create: {
           after: async (session) => {
-            const user = await db().user.findUnique({ where: { id: session.userId } });
+            const user = await findUserRow(db(), session.userId);
             if (!user) return;
             await recordAudit(
               db(),

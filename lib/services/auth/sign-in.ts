@@ -44,10 +44,12 @@ async function signInWithPassword(request: Request): Promise<Response> {
   const address = clientAddress(request.headers);
   const since = new Date(Date.now() - SIGN_IN_LIMITS.windowMinutes * 60_000);
   const action = "auth.sign-in-failed";
-  if (email && (await countRecentAudit(db(), { action, since, target: email })) >= SIGN_IN_LIMITS.perAccount)
-    throw tooMany("for this account");
-  if ((await countRecentAudit(db(), { action, since, address })) >= SIGN_IN_LIMITS.perAddress)
-    throw tooMany("from your address");
+  const [forAccount, fromAddress] = await Promise.all([
+    email ? countRecentAudit(db(), { action, since, target: email }) : 0,
+    countRecentAudit(db(), { action, since, address }),
+  ]);
+  if (forAccount >= SIGN_IN_LIMITS.perAccount) throw tooMany("for this account");
+  if (fromAddress >= SIGN_IN_LIMITS.perAddress) throw tooMany("from your address");
   const response = await auth().handler(request);
   if (response.status === 401 || response.status === 403)
     await recordAudit(db(), ANONYMOUS, {

@@ -63,8 +63,9 @@ test.describe("audit: every step of the run is on record", () => {
     await expect(page.getByTestId("audit-table").getByText("auth.sign-in-failed").first()).toBeVisible();
     await page.getByLabel("Service").selectOption("chat-api");
     await expect(page).toHaveURL(/service=chat-api/);
-    const services = await page.getByTestId("audit-table").locator("tbody tr td:nth-child(4)").allTextContents();
-    expect(new Set(services)).toEqual(new Set(["chat-api"]));
+    // The filtered page replaces the unfiltered one once it arrives: poll until it has.
+    const serviceCells = page.getByTestId("audit-table").locator("tbody tr td:nth-child(4)");
+    await expect.poll(async () => [...new Set(await serviceCells.allTextContents())]).toEqual(["chat-api"]);
   });
 
   test("an editor is told the audit trail is for admins", async ({ browser }) => {

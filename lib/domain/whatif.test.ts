@@ -1,0 +1,173 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { histogramQuantile, type Bucket } from "./histogram";
+import { seeded } from "./stats/seeded";
+import { locateComponent, parseChange, predictEndToEnd, type StageHistograms } from "./whatif";
+
+// Known answers for the predictor: large samples whose exact percentiles we can count, and a
+// parallel stage whose percentile has a closed form.
+
+const BOUNDS = [
+  0.002, 0.004, 0.006, 0.008, 0.01, 0.0125, 0.015, 0.0175, 0.02, 0.025, 0.03, 0.035, 0.04, 0.05, 0.06, 0.07, 0.08, 0.09,
+  0.1, 0.11, 0.12, 0.13, 0.14, 0.15, 0.175, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.9,
+  1, 1.25, 1.5, 2, 2.5, 3, 5, 10,
+];
+
+function histogramOf(samplesMs: Float64Array, bounds = BOUNDS): Bucket[] {
+  const counts = new Array<number>(bounds.length + 1).fill(0);
+  for (const ms of samplesMs) {
+    const s = ms / 1000;
+    let i = 0;
+    while (i < bounds.length && s > bounds[i]!) i++;
+    counts[i]!++;
+  }
+  let cumulative = 0;
+  return [...bounds, Number.POSITIVE_INFINITY].map((upperBound, i) => ({ upperBound, count: (cumulative += counts[i]!) }));
+}
+
+function quantileOfSample(values: Float64Array, q: number): number {
+  const sorted = Float64Array.from(values).sort();
+  return sorted[Math.ceil(q * sorted.length) - 1]!;
+}
+
+const N = 1_000_000;
+const random = seeded(20261122);
+function normal(): number {
+  return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+}
+const logNormal = (medianMs: number, sigma: number) => Float64Array.from({ length: N }, () => medianMs * Math.exp(sigma * normal()));
+
+describe("predictEndToEnd", () => {
+  it("predicts the p95 of the sum of two independent log-normal stages within 2 % of a million-request sample", () => {
+    const rag = logNormal(90, 0.35);
+    const llm = logNormal(120, 0.25);
+    const sum = rag.map((v, i) => v + llm[i]!);
+    const exact = quantileOfSample(sum, 0.95);
+    const stages: StageHistograms = [
+      { name: "Retrieve", components: [{ name: "RAG", buckets: histogramOf(rag) }] },
+      { name: "Generate", components: [{ name: "LLM", buckets: histogramOf(llm) }] },
+    ];
+    const prediction = predictEndToEnd(stages, { quantile: 0.95, targetMs: 300 })!;
+    expect(Math.abs(prediction.quantileMs - exact) / exact).toBeLessThan(0.02);
+    expect(prediction.errorBoundMs).toBeLessThan(exact * 0.005);
+    // Attainment of a 300 ms target against the sample's own count.
+    const within = sum.filter((v) => v <= 300).length / N;
+    expect(Math.abs(prediction.attainment - within)).toBeLessThan(0.01);
+    // And the sum of the stage p95s, which percentiles do not obey, is clearly higher.
+    const stacked = quantileOfSample(rag, 0.95) + quantileOfSample(llm, 0.95);
+    expect(stacked).toBeGreaterThan(exact * 1.05);
+  });
+
+  it("predicts the p95 of a parallel stage as the p95 of the max: two exponentials, F(t)² = 0.95", () => {
+    const exponential = (meanMs: number) => Float64Array.from({ length: N }, () => -meanMs * Math.log(1 - random()));
+    const bounds = Array.from({ length: 300 }, (_, i) => (i + 1) * 0.005);
+    const stages: StageHistograms = [
+      {
+        name: "Parallel",
+        components: [
+          { name: "Safety", buckets: histogramOf(exponential(100), bounds) },
+          { name: "RAG", buckets: histogramOf(exponential(100), bounds) },
+        ],
+      },
+    ];
+    const exact = -100 * Math.log(1 - Math.sqrt(0.95));
+    const prediction = predictEndToEnd(stages, { quantile: 0.95, targetMs: 350 })!;
+    expect(Math.abs(prediction.quantileMs - exact) / exact).toBeLessThan(0.01);
+    // P(max ≤ 350) = (1 − e^(−3.5))².
+    expect(prediction.attainment).toBeCloseTo((1 - Math.exp(-3.5)) ** 2, 2);
+  });
+
+  it("agrees with histogram_quantile for a single component, within its error bound", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 1000 }), { minLength: 4, maxLength: 12 }),
+        fc.constantFrom(0.5, 0.9, 0.95, 0.99),
+        (increments, q) => {
+          const bounds = increments.slice(0, -1).map((_, i) => (i + 1) * 0.05);
+          let c = 0;
+          const buckets = [...bounds, Number.POSITIVE_INFINITY].map((upperBound, i) => ({
+            upperBound,
+            count: (c += increments[i]! + (i === 0 ? 1 : 0)),
+          }));
+          const reference = histogramQuantile(q, buckets);
+          const prediction = predictEndToEnd([{ name: "Only", components: [{ name: "x", buckets }] }], {
+            quantile: q,
+            targetMs: 100,
+          })!;
+          if (reference.kind === "value") {
+            expect(Math.abs(prediction.quantileMs - reference.value * 1000)).toBeLessThanOrEqual(
+              prediction.errorBoundMs + 1e-6,
+            );
+          } else expect(reference.kind).toBe("atLeast");
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("applies a change: −50 ms shifts a component, ×0.7 scales it, and the other stages stay", () => {
+    const buckets = histogramOf(logNormal(200, 0.2));
+    const fixed = histogramOf(Float64Array.from({ length: 1000 }, () => 100 + random() * 0.001));
+    const stages: StageHistograms = [
+      { name: "A", components: [{ name: "RAG", buckets }] },
+      { name: "B", components: [{ name: "Fixed", buckets: fixed }] },
+    ];
+    const base = predictEndToEnd(stages, { quantile: 0.95, targetMs: 400 })!;
+    const shifted = predictEndToEnd(stages, {
+      quantile: 0.95,
+      targetMs: 400,
+      changes: [{ stage: 0, component: 0, label: "RAG", kind: "shift", ms: -50 }],
+    })!;
+    expect(base.quantileMs - shifted.quantileMs).toBeCloseTo(50, -0.5);
+    const scaled = predictEndToEnd(stages, {
+      quantile: 0.95,
+      targetMs: 400,
+      changes: [{ stage: 0, component: 0, label: "RAG", kind: "scale", factor: 0.7 }],
+    })!;
+    // The fixed 100 ms stage stays: (base − 100) × 0.7 + 100.
+    expect(scaled.quantileMs).toBeCloseTo((base.quantileMs - 100) * 0.7 + 100, -0.5);
+    expect(scaled.attainment).toBeGreaterThan(base.attainment);
+  });
+
+  it("says what it could not see: a component without data, a tail in the +Inf bucket, nothing at all", () => {
+    const tail: Bucket[] = [
+      { upperBound: 0.1, count: 90 },
+      { upperBound: Number.POSITIVE_INFINITY, count: 100 },
+    ];
+    const prediction = predictEndToEnd(
+      [{ name: "S", components: [{ name: "a", buckets: tail }, { name: "b", buckets: null }] }],
+      { quantile: 0.95, targetMs: 50 },
+    )!;
+    expect(prediction.missing).toEqual(["b"]);
+    expect(prediction.isLowerBound).toBe(true);
+    expect(prediction.quantileMs).toBeCloseTo(100, 0);
+    expect(predictEndToEnd([{ name: "S", components: [{ name: "a", buckets: null }] }], { quantile: 0.95, targetMs: 1 })).toBeNull();
+  });
+});
+
+describe("changes", () => {
+  it("reads milliseconds with a sign and factors with ×, x or *", () => {
+    expect(parseChange("RAG retrieval:-50")).toEqual({ target: "RAG retrieval", kind: "shift", ms: -50 });
+    expect(parseChange("rag:+20ms")).toEqual({ target: "rag", kind: "shift", ms: 20 });
+    expect(parseChange("rag:×0.7")).toEqual({ target: "rag", kind: "scale", factor: 0.7 });
+    expect(parseChange("rag:x0.7")).toEqual({ target: "rag", kind: "scale", factor: 0.7 });
+    expect(parseChange("Retrieval / RAG:*1.5")).toEqual({ target: "Retrieval / RAG", kind: "scale", factor: 1.5 });
+  });
+
+  it("refuses what it cannot read, saying how to write it", () => {
+    expect(parseChange("rag:50")).toMatchObject({ error: expect.stringMatching(/with a sign/) });
+    expect(parseChange("rag")).toMatchObject({ error: expect.stringMatching(/<component>:<change>/) });
+    expect(parseChange("rag:×11")).toMatchObject({ error: expect.stringMatching(/between 0 and 10/) });
+  });
+
+  it("finds the component by name, or by stage and name when names repeat", () => {
+    const stages = [
+      { name: "Ingress", components: [{ name: "Network" }] },
+      { name: "Egress", components: [{ name: "Network" }, { name: "Response" }] },
+    ];
+    expect(locateComponent(stages, "response")).toMatchObject({ stage: 1, component: 1 });
+    expect(locateComponent(stages, "Egress / Network")).toMatchObject({ stage: 1, component: 0 });
+    expect(locateComponent(stages, "Network")).toMatchObject({ error: expect.stringMatching(/names 2 components/) });
+    expect(locateComponent(stages, "GPU")).toMatchObject({ error: expect.stringMatching(/no component “GPU”/) });
+  });
+});

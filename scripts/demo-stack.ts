@@ -1,7 +1,7 @@
 // The whole demo: traffic generator → real Prometheus → the app, all on this machine.
 //   tsx scripts/demo-stack.ts [--port 3000] [--data-dir .data/pglite] [--traffic-port 9464]
 //                             [--prometheus-port 9090] [--scrape-interval 2s] [--control-port N]
-//                             [--alertmanager-port N]
+//                             [--alertmanager-port N] [--dev]
 // With Prometheus and Alertmanager installed it runs both: the app writes its rules where this
 // Prometheus reads them (LB_RULES_FILE) and Alertmanager posts notifications to the app.
 // --control-port opens POST /prometheus/stop, /prometheus/start, /prometheus/freeze (SIGSTOP: it
@@ -26,6 +26,7 @@ const { values } = parseArgs({
     "scrape-interval": { type: "string", default: "2s" },
     "control-port": { type: "string" },
     "alertmanager-port": { type: "string" },
+    dev: { type: "boolean", default: false },
   },
 });
 
@@ -104,6 +105,7 @@ const app = spawn(
     values.port!,
     "--data-dir",
     values["data-dir"]!,
+    ...(values.dev ? ["--dev"] : []),
   ],
   {
     stdio: "inherit",

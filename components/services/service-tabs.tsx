@@ -8,6 +8,10 @@ const TABS = [
   { key: "waterfall", label: "Waterfall" },
   { key: "slos", label: "SLOs" },
   { key: "alerts", label: "Alerts" },
+  { key: "kpis", label: "KPIs" },
+  { key: "capacity", label: "Capacity" },
+  { key: "whatif", label: "What-if" },
+  { key: "report", label: "Report" },
   { key: "budget", label: "Budget" },
   { key: "history", label: "History" },
 ] as const;
@@ -15,7 +19,7 @@ const TABS = [
 export function ServiceTabs({ slug }: { slug: string }) {
   const active = usePathname().split("/")[3];
   return (
-    <nav aria-label="Service views" className="flex gap-1 border-b border-slate-200 dark:border-slate-800">
+    <nav aria-label="Service views" className="flex flex-wrap gap-1 border-b print:hidden border-slate-200 dark:border-slate-800">
       {TABS.map((tab) => (
         <Link
           key={tab.key}

@@ -69,14 +69,15 @@ export function errorResponse(error: unknown): Response {
  * Wraps a route handler: resolves who is calling (API token, Alertmanager's token, session cookie
  * or nobody), refuses reads to whoever may not view, and turns every error into JSON. Mutations
  * are checked by the service functions the handler calls, with the actor it is given.
- * `public` routes (health) skip both.
+ * `public` routes (health) skip both. `isCalculation` routes take a body but store nothing (the
+ * capacity calculators): whoever may view may call them, as with a GET.
  */
-export function route<P extends Params>(handler: Handler<P>, { isPublic = false } = {}) {
+export function route<P extends Params>(handler: Handler<P>, { isPublic = false, isCalculation = false } = {}) {
   return async (request: Request, context: { params: Promise<P> }): Promise<Response> => {
     try {
       const actor = isPublic ? ANONYMOUS : await actorFromHeaders(request.headers);
       if (!isPublic) {
-        if (request.method === "GET" || request.method === "HEAD") authorize(actor, "read");
+        if (request.method === "GET" || request.method === "HEAD" || isCalculation) authorize(actor, "read");
         // Nobody may change anything: refuse before a body is read.
         else assertIdentified(actor);
       }

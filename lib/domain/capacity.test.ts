@@ -58,7 +58,7 @@ describe("queueMetrics (M/M/c, Erlang C)", () => {
   });
 
   it("Erlang C by recurrence equals the textbook factorial formula", () => {
-    const factorial = (n: number) => (n <= 1 ? 1 : n * factorial(n - 1));
+    const factorial = (n: number): number => (n <= 1 ? 1 : n * factorial(n - 1));
     const textbook = (a: number, c: number) => {
       const rho = a / c;
       const top = a ** c / factorial(c) / (1 - rho);

@@ -2,6 +2,10 @@ import { queryOptions } from "@tanstack/react-query";
 import type { Analysis } from "@/lib/domain/stats/analysis";
 import type { AlertsView, NotificationView } from "@/lib/services/alerts";
 import type { BudgetView, RevisionView } from "@/lib/services/budgets";
+import type { LiveCapacity } from "@/lib/services/capacity";
+import type { KpiView } from "@/lib/services/kpis";
+import type { ReportView } from "@/lib/services/report";
+import type { WhatIfView } from "@/lib/services/whatif";
 import type { ExperimentView, UploadView } from "@/lib/services/experiments/experiments";
 import type { OptimizationView } from "@/lib/services/optimizations";
 import type { ServiceSummary } from "@/lib/services/services";
@@ -24,7 +28,23 @@ export function waterfallSearch(p: WaterfallParams): string {
   return search.toString();
 }
 
+export type WhatIfParams = { quantile: number; window: string; change: string[] };
+
+export function whatIfSearch(p: WhatIfParams): string {
+  const search = new URLSearchParams({ quantile: String(p.quantile), window: p.window });
+  for (const change of p.change) search.append("change", change);
+  return search.toString();
+}
+
 export const urls = {
+  kpis: (slug: string, window: string) => `${service(slug)}/kpis?window=${encodeURIComponent(window)}`,
+  capacity: (slug: string, window: string, servers?: number) =>
+    `${service(slug)}/capacity?window=${encodeURIComponent(window)}${servers ? `&servers=${servers}` : ""}`,
+  capacityPlan: () => "/api/capacity/plan",
+  capacityQueue: () => "/api/capacity/queue",
+  report: (slug: string, window: string, format: "json" | "md" = "json") =>
+    `${service(slug)}/report?window=${encodeURIComponent(window)}&format=${format}`,
+  whatIf: (slug: string, p: WhatIfParams) => `${service(slug)}/whatif?${whatIfSearch(p)}`,
   services: () => "/api/services",
   budget: (slug: string) => `${service(slug)}/budget`,
   revisions: (slug: string) => `${service(slug)}/budget/revisions`,
@@ -63,6 +83,20 @@ export const urls = {
 };
 
 export const queries = {
+  kpis: (slug: string, window: string) =>
+    queryOptions({ queryKey: ["kpis", slug, window], queryFn: () => apiFetch<KpiView>(urls.kpis(slug, window)) }),
+  capacity: (slug: string, window: string, servers?: number) =>
+    queryOptions({
+      queryKey: ["capacity", slug, window, servers ?? "metric"],
+      queryFn: () => apiFetch<LiveCapacity>(urls.capacity(slug, window, servers)),
+    }),
+  report: (slug: string, window: string) =>
+    queryOptions({ queryKey: ["report", slug, window], queryFn: () => apiFetch<ReportView>(urls.report(slug, window)) }),
+  whatIf: (slug: string, p: WhatIfParams) =>
+    queryOptions({
+      queryKey: ["whatif", slug, p.quantile, p.window, ...p.change],
+      queryFn: () => apiFetch<WhatIfView>(urls.whatIf(slug, p)),
+    }),
   services: () => queryOptions({ queryKey: ["services"], queryFn: () => apiFetch<ServiceSummary[]>(urls.services()) }),
   budget: (slug: string) =>
     queryOptions({ queryKey: ["budget", slug], queryFn: () => apiFetch<BudgetView>(urls.budget(slug)) }),

@@ -13,12 +13,12 @@ export function durationSeconds(duration: string): number {
   return Number(match[1]) * UNIT_SECONDS[match[2] as keyof typeof UNIT_SECONDS];
 }
 
-const windowSchema = z
+export const windowSchema = z
   .string()
   .regex(DURATION, "Window is a duration like 5m, 1h or 1d")
   .refine((w) => durationSeconds(w) >= 60 && durationSeconds(w) <= 7 * 86400, "Window must be between 1m and 7d");
 
-const quantileSchema = z
+export const quantileSchema = z
   .union(
     [z.literal("0.5"), z.literal("0.95"), z.literal("0.99"), z.literal("p50"), z.literal("p95"), z.literal("p99")],
     {

@@ -40,7 +40,7 @@ type Snapshot = { model: WaterfallModel; at: number; fetchedAt: string; warnings
 const globalForStale = globalThis as unknown as { latencyBudgetsLastGood?: Map<string, Snapshot> };
 const lastGood = (globalForStale.latencyBudgetsLastGood ??= new Map());
 
-function sourcesOf(budget: BudgetView): { key: string; source: MetricSource }[] {
+export function sourcesOf(budget: BudgetView): { key: string; source: MetricSource }[] {
   const sources = budget.stages.flatMap((stage, s) =>
     stage.components.flatMap((component, c) =>
       component.source ? [{ key: componentKey(s, c), source: component.source }] : [],

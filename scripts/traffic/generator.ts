@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
-import { Counter, Histogram, Registry } from "prom-client";
-import { COMPONENTS, simulateRequest, type IncidentMode } from "./model";
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { COMPONENTS, ENGINE, engineGauges, simulateRequest, type IncidentMode } from "./model";
 
 // Demo traffic for chat-api, exported in the Prometheus text format with prom-client.
 // GET /metrics · GET /incident · POST /incident?mode=none|rag|queue
@@ -67,14 +67,62 @@ export async function startTrafficGenerator(
     registers: [registry],
   });
 
+  const failures = new Counter({
+    name: "llm_request_errors_total",
+    help: "Requests that failed, by reason (error or timeout).",
+    labelNames: ["service", "reason"],
+    registers: [registry],
+  });
+  const responseCache = new Counter({
+    name: "llm_response_cache_lookups_total",
+    help: "Response-cache lookups, by result (hit or miss).",
+    labelNames: ["service", "result"],
+    registers: [registry],
+  });
+  const slots = new Gauge({
+    name: "llm_engine_slots",
+    help: "Concurrent request slots of the serving fleet.",
+    labelNames: ["service"],
+    registers: [registry],
+  });
+  slots.set({ service }, ENGINE.slots);
+  // Known zeros, not missing series: a KPI with no failures yet reads 0 %, not "no data".
+  for (const reason of ["error", "timeout"]) failures.inc({ service, reason }, 0);
+  for (const result of ["hit", "miss"]) responseCache.inc({ service, result }, 0);
+  // The serving engine's own metrics, under vLLM's names (labels model_name plus the service).
+  const vllm = { service, model_name: "chat-model" };
+  const vllmLabels = ["service", "model_name"];
+  const engineHistogram = (name: string, help: string, buckets: number[]) =>
+    new Histogram({ name, help, labelNames: vllmLabels, buckets, registers: [registry] });
+  const e2e = engineHistogram("vllm:e2e_request_latency_seconds", "End-to-end request latency.", [
+    0.3, 0.5, 0.8, 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10, 15, 20, 30, 60,
+  ]);
+  const inference = engineHistogram("vllm:request_inference_time_seconds", "Time in prefill and decode.", [
+    0.01, 0.025, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10,
+  ]);
+  const engineCounter = (name: string, help: string, extra: string[] = []) =>
+    new Counter({ name, help, labelNames: [...vllmLabels, ...extra], registers: [registry] });
+  const success = engineCounter("vllm:request_success_total", "Finished requests.", ["finished_reason"]);
+  const promptTokens = engineCounter("vllm:prompt_tokens_total", "Prefill tokens processed.");
+  const generationTokens = engineCounter("vllm:generation_tokens_total", "Generation tokens processed.");
+  const prefixQueries = engineCounter("vllm:prefix_cache_queries_total", "Prefix-cache queries, in tokens.");
+  const prefixHits = engineCounter("vllm:prefix_cache_hits_total", "Prefix-cache hits, in tokens.");
+  const drafts = engineCounter("vllm:spec_decode_num_draft_tokens_total", "Speculative draft tokens.");
+  const accepted = engineCounter("vllm:spec_decode_num_accepted_tokens_total", "Accepted draft tokens.");
+  const engineGauge = (name: string, help: string) =>
+    new Gauge({ name, help, labelNames: vllmLabels, registers: [registry] });
+  const running = engineGauge("vllm:num_requests_running", "Requests holding an engine slot.");
+  const waiting = engineGauge("vllm:num_requests_waiting", "Requests waiting for a slot.");
+
   let incident: IncidentMode = "none";
   const tickMs = 250;
   const perTick = ((options.requestsPerSecond ?? 20) * tickMs) / 1000;
+  const arrivalRps = (perTick * 1000) / tickMs;
   let carry = 0;
   const timer = setInterval(() => {
     carry += perTick;
     for (; carry >= 1; carry--) {
-      const r = simulateRequest(incident);
+      const r = simulateRequest(incident, Math.random, arrivalRps);
       for (const c of COMPONENTS)
         stage.observe({ service, stage: c.label, variant: r.variant }, r.componentMs.get(c.label)! / 1000);
       ttft.observe({ service, variant: r.variant }, r.ttftMs / 1000);
@@ -83,7 +131,21 @@ export async function startTrafficGenerator(
       tokens.inc({ service, variant: r.variant, kind: "completion" }, r.completionTokens);
       cost.inc({ service, variant: r.variant }, r.costDollars);
       requests.inc({ service, variant: r.variant });
+      e2e.observe(vllm, r.endToEndMs / 1000);
+      inference.observe(vllm, r.inferenceMs / 1000);
+      if (r.outcome === "ok") success.inc({ ...vllm, finished_reason: r.finishedReason });
+      else failures.inc({ service, reason: r.outcome });
+      promptTokens.inc(vllm, r.promptTokens);
+      generationTokens.inc(vllm, r.completionTokens);
+      prefixQueries.inc(vllm, r.promptTokens);
+      prefixHits.inc(vllm, r.prefixCacheHitTokens);
+      drafts.inc(vllm, r.draftTokens);
+      accepted.inc(vllm, r.acceptedTokens);
+      responseCache.inc({ service, result: r.responseCacheHit ? "hit" : "miss" });
     }
+    const gauges = engineGauges(incident, arrivalRps);
+    running.set(vllm, gauges.running);
+    waiting.set(vllm, gauges.waiting);
   }, tickMs);
 
   const server: Server = createServer(async (req, res) => {

@@ -1,3 +1,4 @@
+import { queueMetrics } from "../../lib/domain/capacity";
 import { chatApi } from "../../prisma/seed-data";
 
 // A simulated chat-api request: every pipeline component draws its time from a log-normal
@@ -33,6 +34,35 @@ export function logNormalMs(medianMs: number, p95Ms: number, random: () => numbe
   return medianMs * Math.exp(sigma * normal(random));
 }
 
+/**
+ * The serving engine behind the queue: 8 request slots, each request holding one for an
+ * exponentially distributed inference time, one queue in front: M/M/8. At 20 RPS a 0.24 s mean
+ * keeps it 60 % busy; in the queue incident requests get longer (0.34 s) and it runs 85 % busy.
+ * The queue stage's time is drawn from that model, so the capacity view's prediction and the
+ * measured queue histogram agree.
+ */
+export const ENGINE = { slots: 8, serviceTimeS: { none: 0.24, rag: 0.24, queue: 0.34 } as Record<IncidentMode, number> };
+
+/** The engine's gauges at an arrival rate: busy slots (Little's law, λS) and the M/M/c queue length, with noise. */
+/** A queue wait in M/M/c: none with probability 1 − C, else exponential with rate cμ − λ. */
+export function queueWaitMs(incident: IncidentMode, arrivalRps: number, random: () => number = Math.random): number {
+  const serviceTimeS = ENGINE.serviceTimeS[incident];
+  const { probabilityOfWait, stable } = queueMetrics({ arrivalRps, serviceTimeS, servers: ENGINE.slots });
+  if (!stable) return 10_000;
+  if (random() >= probabilityOfWait) return 0;
+  return (-1000 * Math.log(1 - random())) / (ENGINE.slots / serviceTimeS - arrivalRps);
+}
+
+export function engineGauges(incident: IncidentMode, arrivalRps: number, random: () => number = Math.random) {
+  const serviceTimeS = ENGINE.serviceTimeS[incident];
+  const queue = queueMetrics({ arrivalRps, serviceTimeS, servers: ENGINE.slots });
+  const jitter = () => 1 + 0.2 * (random() - 0.5);
+  return {
+    running: Math.min(ENGINE.slots, Math.round(arrivalRps * serviceTimeS * jitter())),
+    waiting: Math.max(0, Math.round((queue.meanQueueLength ?? ENGINE.slots) * jitter())),
+  };
+}
+
 export type SimulatedRequest = {
   variant: "control" | "treatment";
   componentMs: Map<string, number>;
@@ -41,19 +71,31 @@ export type SimulatedRequest = {
   promptTokens: number;
   completionTokens: number;
   costDollars: number;
+  /** The whole request: first token, then every further token at the inter-token latency. */
+  endToEndMs: number;
+  /** Time holding an engine slot (prefill and decode). */
+  inferenceMs: number;
+  finishedReason: "stop" | "length";
+  outcome: "ok" | "error" | "timeout";
+  prefixCacheHitTokens: number;
+  draftTokens: number;
+  acceptedTokens: number;
+  responseCacheHit: boolean;
 };
 
-/** Queue time grows like an M/M/1 wait, ρ/(1−ρ): at 95 % utilisation it is ~6× the 75 % one. */
-const QUEUE_FACTOR: Record<IncidentMode, number> = { none: 1, rag: 1, queue: 0.95 / 0.05 / (0.75 / 0.25) };
-
-export function simulateRequest(incident: IncidentMode, random: () => number = Math.random): SimulatedRequest {
+export function simulateRequest(
+  incident: IncidentMode,
+  random: () => number = Math.random,
+  arrivalRps = 20,
+): SimulatedRequest {
   const variant = random() < 0.5 ? "control" : "treatment";
   const componentMs = new Map<string, number>();
   const stageMs: number[] = [];
   for (const c of COMPONENTS) {
     let ms = logNormalMs(c.medianMs, c.p95Ms, random);
     if (c.label === "rag" && incident === "rag") ms *= 3;
-    if (c.label === "queue") ms *= QUEUE_FACTOR[incident];
+    // Admission takes a few ms; the wait for a slot is the engine's M/M/c queue.
+    if (c.label === "queue") ms = logNormalMs(2, 5, random) + queueWaitMs(incident, arrivalRps, random);
     // Prefix caching in the treatment: about 25 ms off the first token.
     if (c.label === "llm_first_token" && variant === "treatment") ms = Math.max(5, ms - 25);
     componentMs.set(c.label, ms);
@@ -62,13 +104,30 @@ export function simulateRequest(incident: IncidentMode, random: () => number = M
   const promptTokens = Math.round(600 + 400 * random());
   const completionTokens = Math.round(80 + 160 * random());
   const dollarsPer1k = variant === "control" ? 0.03 : 0.025;
+  const ttftMs = stageMs.reduce((a, b) => a + b, 0);
+  const interTokenMs = logNormalMs(15, 20, random);
+  // Timeouts rise when RAG is slow (the orchestrator gives up on it); errors stay rare.
+  const failure = random();
+  const timeoutShare = incident === "rag" ? 0.02 : 0.002;
+  const outcome = failure < 0.004 ? "error" : failure < 0.004 + timeoutShare ? "timeout" : "ok";
+  // Speculative decoding drafts 4 tokens per step; about 70 % are accepted.
+  const draftTokens = Math.round(completionTokens * 1.2);
   return {
     variant,
     componentMs,
-    ttftMs: stageMs.reduce((a, b) => a + b, 0),
-    interTokenMs: logNormalMs(15, 20, random),
+    ttftMs,
+    interTokenMs,
     promptTokens,
     completionTokens,
     costDollars: ((promptTokens + completionTokens) / 1000) * dollarsPer1k,
+    endToEndMs: ttftMs + completionTokens * interTokenMs,
+    inferenceMs: -ENGINE.serviceTimeS[incident] * 1000 * Math.log(1 - random()),
+    finishedReason: random() < 0.85 ? "stop" : "length",
+    outcome,
+    // The treatment's prefix caching reuses more of the prompt.
+    prefixCacheHitTokens: Math.round(promptTokens * (variant === "treatment" ? 0.6 : 0.35) * (0.8 + 0.4 * random())),
+    draftTokens,
+    acceptedTokens: Math.round(draftTokens * (0.6 + 0.2 * random())),
+    responseCacheHit: random() < 0.12,
   };
 }

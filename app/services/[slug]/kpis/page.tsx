@@ -1,0 +1,32 @@
+import type { Metadata } from "next";
+import { KpiView } from "@/components/insights/kpi-view";
+import { AppError } from "@/lib/errors";
+import { getKpis } from "@/lib/services/kpis";
+import { orNotFound } from "@/lib/services/pages";
+import { runtime } from "@/lib/services/runtime";
+
+export const dynamic = "force-dynamic";
+
+type Props = {
+  params: Promise<{ slug: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  return { title: `KPIs · ${(await params).slug}` };
+}
+
+export default async function KpiPage({ params, searchParams }: Props) {
+  const { slug } = await params;
+  const window = (await searchParams).window;
+  const query = typeof window === "string" && window ? { window } : {};
+  const { prom } = runtime();
+  // A hand-edited link with a bad window opens the default view rather than an error.
+  const view = await orNotFound((db) =>
+    getKpis({ db, prom, slug, query }).catch((error: unknown) => {
+      if (error instanceof AppError && error.code === "VALIDATION_FAILED") return getKpis({ db, prom, slug, query: {} });
+      throw error;
+    }),
+  );
+  return <KpiView slug={slug} window={view.window} initial={view} />;
+}

@@ -1,0 +1,36 @@
+import "server-only";
+import type { PrometheusClient } from "./client";
+
+// Range queries, for sparklines: one series per expression over [start, end] at `step` seconds.
+
+export type RangeSeries = { metric: Record<string, string>; points: [number, number][] };
+
+export type RangeResult =
+  | { status: "success"; series: RangeSeries[] }
+  | { status: "error"; errorType: string; error: string };
+
+type MatrixData = { resultType: string; result: { metric: Record<string, string>; values: [number, string][] }[] };
+
+export async function queryRange(
+  client: PrometheusClient,
+  promql: string,
+  range: { start: number; end: number; step: number },
+): Promise<RangeResult> {
+  const params = new URLSearchParams({
+    query: promql,
+    start: String(range.start),
+    end: String(range.end),
+    step: String(range.step),
+  });
+  const result = await client.get<MatrixData>(`/api/v1/query_range?${params.toString()}`);
+  if (result.status !== "success") return result;
+  if (result.data.resultType !== "matrix")
+    return { status: "error", errorType: "bad_data", error: `Expected a matrix, got ${result.data.resultType}` };
+  return {
+    status: "success",
+    series: result.data.result.map(({ metric, values }) => ({
+      metric,
+      points: values.map(([t, v]) => [t, Number(v)] as [number, number]),
+    })),
+  };
+}

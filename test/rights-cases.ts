@@ -5,6 +5,8 @@
 import { randomUUID } from "node:crypto";
 import * as alertmanagerWebhook from "@/app/api/alertmanager/webhook/route";
 import * as auditRoute from "@/app/api/audit/route";
+import * as capacityPlanRoute from "@/app/api/capacity/plan/route";
+import * as capacityQueueRoute from "@/app/api/capacity/queue/route";
 import * as experimentImport from "@/app/api/experiments/[id]/import-prometheus/route";
 import * as experimentSamples from "@/app/api/experiments/[id]/samples/route";
 import * as experimentStatus from "@/app/api/experiments/[id]/status/route";
@@ -28,6 +30,7 @@ import { systemActor, userOf, type Actor } from "@/lib/services/actor";
 import { receiveAlertmanagerWebhook } from "@/lib/services/alerts";
 import { listAudit } from "@/lib/services/audit";
 import { createToken, listTokens, revokeToken } from "@/lib/services/auth/tokens";
+import { calculatePlan, calculateQueue } from "@/lib/services/capacity";
 import { createUser, listUsers, setUserRole } from "@/lib/services/auth/users";
 import { getBudget, restoreRevision, saveBudget } from "@/lib/services/budgets";
 import { createExperiment, setExperimentStatus, uploadSamples } from "@/lib/services/experiments/experiments";
@@ -128,6 +131,9 @@ const alertPayload = (slug: string) => ({
     },
   ],
 });
+
+const planInput = { targetRps: 50, avgLatencyS: 2, maxConcurrentPerGpu: 8, targetUtilization: 0.8 };
+const queueInput = { arrivalRps: 1, serviceTimeS: 1, servers: 2 };
 
 export type RightsCase = {
   /** The row of the rights table (lib/domain/rights.ts) the function must be checked against. */
@@ -362,6 +368,19 @@ export const RIGHTS_CASES: Record<string, RightsCase> = {
     needs: [],
     service: (actor) => listAudit({ db: db(), actor }),
     http: () => ({ handler: handler(auditRoute.GET), method: "GET" }),
+  },
+  // Calculations store nothing: POSTs only for their body, allowed to whoever may view.
+  "capacity#calculatePlan": {
+    action: "read",
+    needs: [],
+    service: (actor) => calculatePlan({ actor, input: planInput }),
+    http: () => ({ handler: handler(capacityPlanRoute.POST), method: "POST", json: planInput }),
+  },
+  "capacity#calculateQueue": {
+    action: "read",
+    needs: [],
+    service: (actor) => calculateQueue({ actor, input: queueInput }),
+    http: () => ({ handler: handler(capacityQueueRoute.POST), method: "POST", json: queueInput }),
   },
 };
 

@@ -26,7 +26,13 @@ export type CdfSeries = {
  * Cumulative distribution of a latency per variant. Percentile markers are dashed lines in the
  * variant's colour; their values are listed under the chart, where labels cannot overlap.
  */
-export function CdfChart({ series }: { series: CdfSeries[] }) {
+export function CdfChart({
+  series,
+  label = "Latency distribution per variant (cumulative)",
+}: {
+  series: CdfSeries[];
+  label?: string;
+}) {
   const all = series.flatMap((s) => s.points.map((p) => p.ms));
   const { domain, ticks } = niceScale(Math.min(...all), Math.max(...all), 8);
   return (
@@ -34,7 +40,7 @@ export function CdfChart({ series }: { series: CdfSeries[] }) {
       <div
         className="h-72 text-slate-900 dark:text-slate-100"
         role="img"
-        aria-label="Latency distribution per variant (cumulative)"
+        aria-label={label}
       >
         <ResponsiveContainer width="100%" height="100%">
           <LineChart margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>

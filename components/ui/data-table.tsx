@@ -6,14 +6,17 @@ export function DataTable({
   columns,
   children,
   testId,
+  label,
 }: {
   columns: ReactNode[];
   children: ReactNode;
   testId?: string;
+  /** The table's accessible name. */
+  label?: string;
 }) {
   return (
     <Card className="overflow-x-auto p-0">
-      <table className="w-full text-sm" data-testid={testId}>
+      <table className="w-full text-sm" data-testid={testId} aria-label={label}>
         <thead className="text-left text-slate-500">
           <tr>
             {columns.map((column, i) => (

@@ -6,9 +6,12 @@ import type { BottleneckReport, Severity } from "./report";
 
 const MARK: Record<Severity, string> = { critical: "🔴 Critical", moderate: "🟡 Moderate", acceptable: "🟢 Acceptable" };
 
-/** Escapes Markdown's inline syntax and table pipes; newlines become spaces. */
+/**
+ * Escapes what can turn text into formatting anywhere in a line (emphasis, code, links, HTML,
+ * table pipes); newlines become spaces. Dots, dashes and brackets stay readable in the source.
+ */
 export function escapeMarkdown(text: string): string {
-  return text.replace(/[\r\n]+/g, " ").replace(/([\\`*_{}[\]()#+\-.!|<>~])/g, "\\$1");
+  return text.replace(/[\r\n]+/g, " ").replace(/([\\`*_[\]<>|~])/g, "\\$1");
 }
 
 const ms = (value: number | null, lowerBound = false) =>

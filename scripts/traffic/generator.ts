@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
-import { COMPONENTS, ENGINE, engineGauges, simulateRequest, type IncidentMode } from "./model";
+import { COMPONENTS, engineGauges, engineSlots, simulateRequest, type IncidentMode } from "./model";
 
 // Demo traffic for chat-api, exported in the Prometheus text format with prom-client.
 // GET /metrics · GET /incident · POST /incident?mode=none|rag|queue
@@ -85,7 +85,6 @@ export async function startTrafficGenerator(
     labelNames: ["service"],
     registers: [registry],
   });
-  slots.set({ service }, ENGINE.slots);
   // Known zeros, not missing series: a KPI with no failures yet reads 0 %, not "no data".
   for (const reason of ["error", "timeout"]) failures.inc({ service, reason }, 0);
   for (const result of ["hit", "miss"]) responseCache.inc({ service, result }, 0);
@@ -118,6 +117,7 @@ export async function startTrafficGenerator(
   const tickMs = 250;
   const perTick = ((options.requestsPerSecond ?? 20) * tickMs) / 1000;
   const arrivalRps = (perTick * 1000) / tickMs;
+  slots.set({ service }, engineSlots(arrivalRps));
   let carry = 0;
   const timer = setInterval(() => {
     carry += perTick;

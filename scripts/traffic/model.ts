@@ -35,31 +35,38 @@ export function logNormalMs(medianMs: number, p95Ms: number, random: () => numbe
 }
 
 /**
- * The serving engine behind the queue: 8 request slots, each request holding one for an
- * exponentially distributed inference time, one queue in front: M/M/8. At 20 RPS a 0.24 s mean
- * keeps it 60 % busy; in the queue incident requests get longer (0.34 s) and it runs 85 % busy.
+ * The serving engine behind the queue: 8 request slots per 20 RPS of traffic (a fleet sized for
+ * its load), each request holding one for an exponentially distributed inference time, one
+ * queue in front: M/M/c. A 0.24 s mean keeps it 60 % busy; in the queue incident requests get
+ * longer (0.34 s) and it runs 85 % busy.
  * The queue stage's time is drawn from that model, so the capacity view's prediction and the
  * measured queue histogram agree.
  */
-export const ENGINE = { slots: 8, serviceTimeS: { none: 0.24, rag: 0.24, queue: 0.34 } as Record<IncidentMode, number> };
+export const ENGINE = { slotsPer20Rps: 8, serviceTimeS: { none: 0.24, rag: 0.24, queue: 0.34 } as Record<IncidentMode, number> };
+
+export function engineSlots(arrivalRps: number): number {
+  return Math.max(1, Math.round((ENGINE.slotsPer20Rps * arrivalRps) / 20));
+}
 
 /** The engine's gauges at an arrival rate: busy slots (Little's law, λS) and the M/M/c queue length, with noise. */
 /** A queue wait in M/M/c: none with probability 1 − C, else exponential with rate cμ − λ. */
 export function queueWaitMs(incident: IncidentMode, arrivalRps: number, random: () => number = Math.random): number {
   const serviceTimeS = ENGINE.serviceTimeS[incident];
-  const { probabilityOfWait, stable } = queueMetrics({ arrivalRps, serviceTimeS, servers: ENGINE.slots });
+  const servers = engineSlots(arrivalRps);
+  const { probabilityOfWait, stable } = queueMetrics({ arrivalRps, serviceTimeS, servers });
   if (!stable) return 10_000;
   if (random() >= probabilityOfWait) return 0;
-  return (-1000 * Math.log(1 - random())) / (ENGINE.slots / serviceTimeS - arrivalRps);
+  return (-1000 * Math.log(1 - random())) / (servers / serviceTimeS - arrivalRps);
 }
 
 export function engineGauges(incident: IncidentMode, arrivalRps: number, random: () => number = Math.random) {
   const serviceTimeS = ENGINE.serviceTimeS[incident];
-  const queue = queueMetrics({ arrivalRps, serviceTimeS, servers: ENGINE.slots });
+  const servers = engineSlots(arrivalRps);
+  const queue = queueMetrics({ arrivalRps, serviceTimeS, servers });
   const jitter = () => 1 + 0.2 * (random() - 0.5);
   return {
-    running: Math.min(ENGINE.slots, Math.round(arrivalRps * serviceTimeS * jitter())),
-    waiting: Math.max(0, Math.round((queue.meanQueueLength ?? ENGINE.slots) * jitter())),
+    running: Math.min(servers, Math.round(arrivalRps * serviceTimeS * jitter())),
+    waiting: Math.max(0, Math.round((queue.meanQueueLength ?? servers) * jitter())),
   };
 }
 

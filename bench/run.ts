@@ -10,6 +10,7 @@ import { createService } from "../lib/services/services";
 import { runExperimentBench } from "./experiments";
 import { runLongWindowBench } from "./long-window";
 import { runPlannerBench } from "./planner";
+import { runWhatIfBench } from "./whatif";
 import { startBenchStack } from "./stack";
 import { systemActor } from "../lib/services/actor";
 import { CHROMIUM_LAUNCH_OPTIONS } from "../test/chromium";
@@ -201,6 +202,9 @@ try {
 
 console.log("\nPlanner…");
 for (const row of runPlannerBench()) report(row.name, row.value, row.target, row.met);
+
+console.log("\nWhat-if predictor…");
+for (const row of runWhatIfBench()) report(row.name, row.value, row.target, row.met);
 
 console.log("\nExperiment analysis (each measurement in a fresh process)…");
 for (const row of runExperimentBench()) report(row.name, row.value, row.target, row.met);

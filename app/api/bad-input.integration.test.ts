@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import * as capacityPlanRoute from "@/app/api/capacity/plan/route";
+import * as capacityQueueRoute from "@/app/api/capacity/queue/route";
 import * as experimentsRoute from "@/app/api/experiments/route";
 import * as importRoute from "@/app/api/experiments/[id]/import-prometheus/route";
 import * as samplesRoute from "@/app/api/experiments/[id]/samples/route";
@@ -40,7 +42,7 @@ import {
 
 // Every mutating endpoint, driven with generated invalid input against the real database: each
 // answer is a 4xx with a message a person can read, never a 5xx, and afterwards every stored row
-// is byte-for-byte what it was. RUNS per endpoint × 19 endpoints ≥ 16,000 inputs per database.
+// is byte-for-byte what it was. RUNS per endpoint × 21 endpoints ≥ 17,000 inputs per database.
 const RUNS = Number(process.env.LB_FUZZ_RUNS ?? 850);
 const WEBHOOK_TOKEN = "fuzz-token-0123456789abcdef";
 process.env.LB_ALERTMANAGER_TOKEN = WEBHOOK_TOKEN;
@@ -252,6 +254,9 @@ const openSloBody = () => ({
     objectives: [{ target: 0.99 }],
   },
 });
+
+const planBody = () => ({ targetRps: 50, avgLatencyS: 2, maxConcurrentPerGpu: 8, targetUtilization: 0.8 });
+const queueBody = () => ({ arrivalRps: 1, serviceTimeS: 1, servers: 2 });
 
 type Endpoint = {
   name: string;
@@ -588,6 +593,33 @@ const endpoints: Endpoint[] = [
           .oneof(withNul, fc.constantFrom("__name__", "le", "9a", "a-b"))
           .map((variantLabel) => ({ body: JSON.stringify({ variantLabel }) })),
         notText.filter((v) => v !== null).map((costMetric) => ({ body: JSON.stringify({ costMetric }) })),
+      ),
+  },
+  {
+    name: "POST /api/capacity/plan",
+    handler: capacityPlanRoute.POST as Handler,
+    method: "POST",
+    params: () => ({}),
+    cases: () =>
+      fc.oneof(
+        bodyFaults(planBody),
+        field(planBody, ["targetRps"], outside(0, 1_000_000)),
+        field(planBody, ["avgLatencyS"], outside(0, 3600)),
+        field(planBody, ["maxConcurrentPerGpu"], fc.oneof(outside(1, 100_000), fc.constantFrom(1.5, 7.25))),
+        field(planBody, ["targetUtilization"], fc.oneof(outside(0, 1), fc.constant(0))),
+      ),
+  },
+  {
+    name: "POST /api/capacity/queue",
+    handler: capacityQueueRoute.POST as Handler,
+    method: "POST",
+    params: () => ({}),
+    cases: () =>
+      fc.oneof(
+        bodyFaults(queueBody),
+        field(queueBody, ["arrivalRps"], outside(0, 1_000_000)),
+        field(queueBody, ["serviceTimeS"], fc.oneof(outside(0, 3600), fc.constant(0))),
+        field(queueBody, ["servers"], fc.oneof(outside(1, 10_000), fc.constantFrom(2.5, 0))),
       ),
   },
   {

@@ -7,8 +7,10 @@ import { normaliseBuckets, type Bucket } from "./histogram";
 // and the measured end-to-end histogram is that correlation.
 //
 // Everything lives on one grid of step h. Each stage's time is rounded *up* to the grid, so the
-// computed sum is never below the true one and at most K·h above it (K stages): the answer is the
-// middle of that interval and the error bound is K·h / 2. One convolution, no sampling noise.
+// computed sum is never below the true one and at most K·h above it (K stages). Each component's
+// far tail (beyond its 1 − 10⁻⁶ quantile) is folded onto that point, so the grid spans what
+// matters; that moves at most C·10⁻⁶ of probability (C components), and the bound covers it too.
+// The answer is the middle of the resulting interval. One convolution, no sampling noise.
 
 export type ComponentHistogram = { name: string; buckets: readonly Bucket[] | null };
 export type StageHistograms = { name: string; components: ComponentHistogram[] }[];
@@ -88,6 +90,20 @@ function cdfOnGrid(pieces: Pieces, h: number, n: number): Float64Array {
   return cdf;
 }
 
+/** The share of a component's probability folded onto its cap: far enough out to change no answer. */
+export const TAIL_EPSILON = 1e-6;
+
+/** The (1 − ε) quantile of a piecewise-uniform distribution. */
+function capOf(pieces: Pieces, epsilon: number): number {
+  const target = 1 - epsilon;
+  let below = 0;
+  for (const { lo, hi, mass } of [...pieces].sort((a, b) => a.hi - b.hi)) {
+    if (below + mass >= target) return hi <= lo ? lo : lo + ((target - below) / mass) * (hi - lo);
+    below += mass;
+  }
+  return Math.max(0, ...pieces.map((p) => p.hi));
+}
+
 /** Rounded-up probabilities: cell (k−1)h..kh goes to k; returns the pmf up to the last non-zero. */
 function pmfOf(cdf: Float64Array): Float64Array {
   let last = cdf.length - 1;
@@ -134,7 +150,8 @@ export function predictEndToEnd(
   });
   if (stagePieces.length === 0) return null;
 
-  const widest = stagePieces.map((components) => Math.max(...components.flatMap((p) => p.map((x) => x.hi)), 0));
+  const componentCount = stagePieces.reduce((n, c) => n + c.length, 0);
+  const widest = stagePieces.map((components) => Math.max(...components.map((p) => capOf(p, TAIL_EPSILON)), 0));
   const span = widest.reduce((a, b) => a + b, 0);
   const h = Math.max(span / GRID_CELLS, 1e-6);
 
@@ -144,6 +161,8 @@ export function predictEndToEnd(
     const stageCdf = new Float64Array(n + 1).fill(1);
     for (const pieces of components) {
       const cdf = cdfOnGrid(pieces, h, n);
+      // What lies beyond the grid is folded onto its last point.
+      cdf[n] = 1;
       for (let k = 0; k <= n; k++) stageCdf[k]! *= Math.min(1, cdf[k]!);
     }
     const pmf = pmfOf(stageCdf);
@@ -155,9 +174,11 @@ export function predictEndToEnd(
   for (let k = 0; k < pmf.length; k++) cumulative[k] = running += pmf[k]!;
   const total = running;
   const stagesCount = stagePieces.length;
-  // The rounded-up sum U satisfies S ≤ U ≤ S + K·h, so S's quantile lies in [Q_U − K·h, Q_U].
+  const folded = componentCount * TAIL_EPSILON;
+  // With S the true sum, T ≤ S the sum with tails folded (equal but with probability ≤ C·ε) and
+  // U the rounded-up T (T ≤ U ≤ T + K·h): S's q-quantile lies in [Q_U(q) − K·h, Q_U(q + C·ε)].
   const quantileOfUpper = (q: number) => {
-    const rank = q * total;
+    const rank = Math.min(1, q) * total;
     let k = 0;
     while (k < cumulative.length - 1 && cumulative[k]! < rank - 1e-12) k++;
     return k * h;
@@ -166,17 +187,18 @@ export function predictEndToEnd(
     const k = Math.floor(ms / h + 1e-9);
     return k < 0 ? 0 : k >= cumulative.length ? 1 : cumulative[k]! / total;
   };
-  const halfWidth = (stagesCount * h) / 2;
-  const upper = quantileOfUpper(options.quantile);
-  // P(S ≤ t) lies between P(U ≤ t) and P(U ≤ t + K·h).
-  const attainmentLow = cdfOfUpperAt(options.targetMs);
+  const low = Math.max(0, quantileOfUpper(options.quantile) - stagesCount * h);
+  const high = quantileOfUpper(options.quantile + folded);
+  // P(S ≤ t) lies between P(U ≤ t) − C·ε and P(U ≤ t + K·h).
+  const attainmentLow = Math.max(0, cdfOfUpperAt(options.targetMs) - folded);
   const attainmentHigh = cdfOfUpperAt(options.targetMs + stagesCount * h);
+  const halfWidth = (stagesCount * h) / 2;
   const cdf: [number, number][] = [];
   const step = Math.max(1, Math.floor(cumulative.length / 200));
   for (let k = 0; k < cumulative.length; k += step) cdf.push([k * h - halfWidth, cumulative[k]! / total]);
   return {
-    quantileMs: Math.max(0, upper - halfWidth),
-    errorBoundMs: halfWidth,
+    quantileMs: (low + high) / 2,
+    errorBoundMs: (high - low) / 2,
     isLowerBound,
     attainment: (attainmentLow + attainmentHigh) / 2,
     attainmentError: (attainmentHigh - attainmentLow) / 2,

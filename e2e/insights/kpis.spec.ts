@@ -7,7 +7,7 @@ test.describe("KPIs: the service overview", () => {
     await page.goto("/services/chat-api");
     await page.getByRole("navigation", { name: "Service views" }).getByRole("link", { name: "KPIs" }).click();
     await expect(page).toHaveURL(/\/services\/chat-api\/kpis/);
-    await page.getByLabel("Window").selectOption("1m");
+    await page.getByLabel("Window", { exact: true }).selectOption("1m");
     await expect(page).toHaveURL(/window=1m/);
     const tiles = ["ttft", "itl", "e2e", "throughput", "tokens", "errors", "timeouts", "attainment", "cost", "cache", "speculative"];
     await expect(async () => {

@@ -18,7 +18,7 @@ test.describe("what-if: predicted against measured, and a change", () => {
     await expect(page.getByRole("img", { name: /End-to-end distribution/ })).toBeVisible();
 
     await page.getByLabel("Component").selectOption("RAG retrieval");
-    await page.getByLabel("Change").fill("×0.7");
+    await page.getByRole("textbox", { name: "Change" }).fill("×0.7");
     await page.getByRole("button", { name: "Add change" }).click();
     await expect(page).toHaveURL(/change=RAG\+retrieval%3A%C3%970\.7/);
     await expect(page.getByTestId("adjusted")).toContainText("RAG retrieval ×0.7: predicted p95 moves");
@@ -31,8 +31,8 @@ test.describe("what-if: predicted against measured, and a change", () => {
 
     await page.getByRole("button", { name: "Remove RAG retrieval:×0.7" }).click();
     await expect(page.getByTestId("adjusted")).toHaveCount(0);
-    await page.getByLabel("Change").fill("50");
+    await page.getByRole("textbox", { name: "Change" }).fill("50");
     await page.getByRole("button", { name: "Add change" }).click();
-    await expect(page.getByRole("alert")).toContainText("with a sign");
+    await expect(page.getByRole("alert").filter({ hasText: "with a sign" })).toContainText("“50” in “RAG retrieval:50”");
   });
 });

@@ -17,7 +17,10 @@ function histogram(medianMs: number, sigma: number, n = 20_000): Bucket[] {
     counts[b === -1 ? LATENCY_BUCKETS.length : b]!++;
   }
   let c = 0;
-  return [...LATENCY_BUCKETS, Number.POSITIVE_INFINITY].map((upperBound, i) => ({ upperBound, count: (c += counts[i]!) }));
+  return [...LATENCY_BUCKETS, Number.POSITIVE_INFINITY].map((upperBound, i) => ({
+    upperBound,
+    count: (c += counts[i]!),
+  }));
 }
 
 /** A draw from a histogram read as Prometheus reads it: uniform inside the bucket. */
@@ -41,9 +44,21 @@ export function runWhatIfBench(): { name: string; value: string; target: string;
   const stages: StageHistograms = [
     { name: "Network", components: [{ name: "Network", buckets: histogram(80, 0.3) }] },
     { name: "Gateway", components: [{ name: "Gateway", buckets: histogram(20, 0.2) }] },
-    { name: "Session ∥ rate", components: [{ name: "Session", buckets: histogram(12, 0.3) }, { name: "Rate", buckets: histogram(3, 0.4) }] },
+    {
+      name: "Session ∥ rate",
+      components: [
+        { name: "Session", buckets: histogram(12, 0.3) },
+        { name: "Rate", buckets: histogram(3, 0.4) },
+      ],
+    },
     { name: "Orchestrator", components: [{ name: "Orchestrator", buckets: histogram(12, 0.2) }] },
-    { name: "Safety ∥ RAG", components: [{ name: "Safety", buckets: histogram(40, 0.3) }, { name: "RAG", buckets: histogram(80, 0.35) }] },
+    {
+      name: "Safety ∥ RAG",
+      components: [
+        { name: "Safety", buckets: histogram(40, 0.3) },
+        { name: "RAG", buckets: histogram(80, 0.35) },
+      ],
+    },
     { name: "Queue", components: [{ name: "Queue", buckets: histogram(30, 0.8) }] },
     { name: "LLM", components: [{ name: "LLM", buckets: histogram(80, 0.25) }] },
     { name: "Response", components: [{ name: "Response", buckets: histogram(30, 0.2) }] },
@@ -72,7 +87,9 @@ export function runWhatIfBench(): { name: string; value: string; target: string;
   const components = stages.flatMap((s) => s.components).length;
   // Sanity: the stacked p95s, which percentiles do not obey.
   const stacked = stages.reduce(
-    (sum, s) => sum + Math.max(...s.components.map((c) => (histogramQuantile(0.95, c.buckets!) as { value: number }).value * 1000)),
+    (sum, s) =>
+      sum +
+      Math.max(...s.components.map((c) => (histogramQuantile(0.95, c.buckets!) as { value: number }).value * 1000)),
     0,
   );
   return [

@@ -61,7 +61,9 @@ async function main() {
   const { LB_DEMO_ADMIN_EMAIL: adminEmail, LB_DEMO_ADMIN_PASSWORD: adminPassword } = process.env;
   if (adminEmail && adminPassword) {
     const created = await ensureDemoAdmin(db, { email: adminEmail, password: adminPassword });
-    console.log(`${created ? "Created the" : "The"} demo admin: sign in as ${adminEmail} with password ${adminPassword}`);
+    console.log(
+      `${created ? "Created the" : "The"} demo admin: sign in as ${adminEmail} with password ${adminPassword}`,
+    );
   }
   // The demo's Prometheus reads the rule file: write it before the first request, and before this
   // connection closes under the rewrites the seed's saves started.

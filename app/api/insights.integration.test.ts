@@ -32,7 +32,11 @@ describe(`capacity calculators over HTTP (${inject("databaseKind")})`, () => {
       json: { targetRps: 50, avgLatencyS: 2, maxConcurrentPerGpu: 8, targetUtilization: 0.8 },
     });
     expect(status).toBe(200);
-    expect(body).toMatchObject({ requiredConcurrentSlots: 100, gpusNeeded: 16, headroomPercent: expect.closeTo(20, 9) });
+    expect(body).toMatchObject({
+      requiredConcurrentSlots: 100,
+      gpusNeeded: 16,
+      headroomPercent: expect.closeTo(20, 9),
+    });
     expect(body.throughputPerGpuRps).toBeCloseTo(3.2, 9);
     expect(body.totalCapacityRps).toBeCloseTo(51.2, 9);
   });
@@ -87,13 +91,19 @@ describe(`live insight views without Prometheus (${inject("databaseKind")})`, ()
   ] as const;
 
   it.each(views)("%s answers, saying Prometheus is not configured", async (name, handler) => {
-    const { status, body } = await call(handler as Handler, { path: `/api/services/${slug}/${name}`, params: { slug } });
+    const { status, body } = await call(handler as Handler, {
+      path: `/api/services/${slug}/${name}`,
+      params: { slug },
+    });
     expect(status).toBe(200);
     expect(body.error ?? body.prometheus).toMatch(/not configured|unconfigured/);
   });
 
   it.each(views)("%s refuses a bad window with a message and a missing service with 404", async (name, handler) => {
-    const bad = await call(handler as Handler, { path: `/api/services/${slug}/${name}?window=forever`, params: { slug } });
+    const bad = await call(handler as Handler, {
+      path: `/api/services/${slug}/${name}?window=forever`,
+      params: { slug },
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.error.fields.window).toBe("Window is a duration like 5m, 1h or 1d");
     const missing = await call(handler as Handler, { path: `/api/services/nope/${name}`, params: { slug: "nope" } });

@@ -37,11 +37,7 @@ export function CdfChart({
   const { domain, ticks } = niceScale(Math.min(...all), Math.max(...all), 8);
   return (
     <div>
-      <div
-        className="h-72 text-slate-900 dark:text-slate-100"
-        role="img"
-        aria-label={label}
-      >
+      <div className="h-72 text-slate-900 dark:text-slate-100" role="img" aria-label={label}>
         <ResponsiveContainer width="100%" height="100%">
           <LineChart margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
             <CartesianGrid strokeOpacity={0.2} />

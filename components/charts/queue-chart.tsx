@@ -12,6 +12,7 @@ import {
   YAxis,
 } from "recharts";
 import type { CurvePoint } from "@/lib/domain/capacity";
+import { niceScale } from "@/lib/domain/ticks";
 
 /**
  * Wait against utilisation (the queueing hockey stick): the wait percentile of M/M/c at each
@@ -28,7 +29,8 @@ export function QueueChart({
   point: { utilization: number; waitMs: number } | null;
   quantileLabel: string;
 }) {
-  const ceiling = Math.max(budgetMs ?? 0, point?.waitMs ?? 0) * 3 || 1000;
+  const { domain, ticks } = niceScale(0, Math.max(budgetMs ?? 0, point?.waitMs ?? 0) * 3 || 1000, 6);
+  const ceiling = domain[1];
   const data = curve.map((p) => ({
     utilization: Math.round(p.utilization * 1000) / 10,
     wait: Number.isFinite(p.waitQuantileMs) ? Math.min(p.waitQuantileMs, ceiling * 1.5) : null,
@@ -52,10 +54,32 @@ export function QueueChart({
             tick={{ fontSize: 11 }}
             label={{ value: "utilisation", position: "insideBottom", offset: -8, fontSize: 11, fill: "currentColor" }}
           />
-          <YAxis type="number" domain={[0, Math.ceil(ceiling)]} allowDataOverflow unit=" ms" tick={{ fontSize: 11 }} width={70} />
+          <YAxis
+            type="number"
+            domain={domain}
+            ticks={ticks}
+            allowDataOverflow
+            unit=" ms"
+            tick={{ fontSize: 11 }}
+            width={70}
+          />
           <Tooltip formatter={(v) => `${Math.round(Number(v))} ms`} labelFormatter={(u) => `${u} % busy`} />
-          <Line dataKey="wait" name={`wait ${quantileLabel}`} stroke="#0ea5e9" strokeWidth={2} dot={false} isAnimationActive={false} />
-          <Line dataKey="mean" name="mean wait" stroke="#94a3b8" strokeDasharray="4 3" dot={false} isAnimationActive={false} />
+          <Line
+            dataKey="wait"
+            name={`wait ${quantileLabel}`}
+            stroke="#0ea5e9"
+            strokeWidth={2}
+            dot={false}
+            isAnimationActive={false}
+          />
+          <Line
+            dataKey="mean"
+            name="mean wait"
+            stroke="#94a3b8"
+            strokeDasharray="4 3"
+            dot={false}
+            isAnimationActive={false}
+          />
           {budgetMs !== null && (
             <ReferenceLine
               y={budgetMs}

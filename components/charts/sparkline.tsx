@@ -12,7 +12,14 @@ export function Sparkline({ points, label }: { points: [number, number | null][]
       <ResponsiveContainer width="100%" height="100%">
         <LineChart data={data} margin={{ top: 4, right: 2, bottom: 4, left: 2 }}>
           <YAxis hide domain={["auto", "auto"]} />
-          <Line dataKey="v" stroke="currentColor" strokeWidth={1.5} dot={false} isAnimationActive={false} connectNulls={false} />
+          <Line
+            dataKey="v"
+            stroke="currentColor"
+            strokeWidth={1.5}
+            dot={false}
+            isAnimationActive={false}
+            connectNulls={false}
+          />
         </LineChart>
       </ResponsiveContainer>
     </div>

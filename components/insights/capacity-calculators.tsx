@@ -57,7 +57,8 @@ export function PlanCalculator() {
   });
   const plan = useMutation({
     mutationFn: (input: PlanInput) => apiFetch<CapacityPlan>(urls.capacityPlan(), { method: "POST", json: input }),
-    onError: (error) => showFieldErrors(error, (field, message) => form.setError(field as Path<PlanInput>, { message })),
+    onError: (error) =>
+      showFieldErrors(error, (field, message) => form.setError(field as Path<PlanInput>, { message })),
   });
   const r = plan.data;
   return (
@@ -74,7 +75,11 @@ export function PlanCalculator() {
           </Button>
         </div>
       </form>
-      {plan.error && !form.formState.errors.targetRps && <p role="alert" className="text-sm text-red-700">{plan.error.message}</p>}
+      {plan.error && !form.formState.errors.targetRps && (
+        <p role="alert" className="text-sm text-red-700">
+          {plan.error.message}
+        </p>
+      )}
       {r && (
         <Result
           testId="plan-result"
@@ -100,7 +105,8 @@ export function QueueCalculator() {
   });
   const queue = useMutation({
     mutationFn: (input: QueueInput) => apiFetch<QueueAnswer>(urls.capacityQueue(), { method: "POST", json: input }),
-    onError: (error) => showFieldErrors(error, (field, message) => form.setError(field as Path<QueueInput>, { message })),
+    onError: (error) =>
+      showFieldErrors(error, (field, message) => form.setError(field as Path<QueueInput>, { message })),
   });
   const r = queue.data;
   return (
@@ -116,7 +122,11 @@ export function QueueCalculator() {
           </Button>
         </div>
       </form>
-      {queue.error && <p role="alert" className="text-sm text-red-700">{queue.error.message}</p>}
+      {queue.error && (
+        <p role="alert" className="text-sm text-red-700">
+          {queue.error.message}
+        </p>
+      )}
       {r && (
         <>
           <Result
@@ -124,7 +134,10 @@ export function QueueCalculator() {
             rows={[
               ["Utilisation ρ", formatPercent(r.utilization, 1)],
               ["Probability of waiting", r.stable ? formatPercent(r.probabilityOfWait, 2) : "100 % (overloaded)"],
-              ["Mean queue length Lq", r.meanQueueLength === null ? "grows without bound" : r.meanQueueLength.toFixed(3)],
+              [
+                "Mean queue length Lq",
+                r.meanQueueLength === null ? "grows without bound" : r.meanQueueLength.toFixed(3),
+              ],
               ["Mean wait Wq", r.meanWaitS === null ? "grows without bound" : `${(r.meanWaitS * 1000).toFixed(1)} ms`],
               ["Wait p95", r.waitP95S === null ? "grows without bound" : `${(r.waitP95S * 1000).toFixed(1)} ms`],
             ]}

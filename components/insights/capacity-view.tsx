@@ -85,30 +85,61 @@ export function CapacityView({
           <Fact
             label="Service time S"
             value={view.serviceTimeS === null ? "no data" : `${(view.serviceTimeS * 1000).toFixed(0)} ms`}
-            detail={view.serviceTimeSource === "littles-law" ? "from Little's law: running ÷ λ" : view.serviceTimeSource ? "mean of the inference histogram" : undefined}
+            detail={
+              view.serviceTimeSource === "littles-law"
+                ? "from Little's law: running ÷ λ"
+                : view.serviceTimeSource
+                  ? "mean of the inference histogram"
+                  : undefined
+            }
           />
           <Fact
             label="Slots c"
             value={view.servers === null ? "unknown" : String(view.servers)}
-            detail={view.serversSource === "query" ? "as given" : view.serversSource === "metric" ? "from llm_engine_slots" : undefined}
+            detail={
+              view.serversSource === "query"
+                ? "as given"
+                : view.serversSource === "metric"
+                  ? "from llm_engine_slots"
+                  : undefined
+            }
           />
-          <Fact label="Utilisation ρ" value={view.utilization === null ? "no data" : formatPercent(view.utilization, 1)} testId="utilization" />
+          <Fact
+            label="Utilisation ρ"
+            value={view.utilization === null ? "no data" : formatPercent(view.utilization, 1)}
+            testId="utilization"
+          />
           <Fact
             label="In flight (Little)"
-            value={view.arrivalRps !== null && view.serviceTimeS !== null ? (view.arrivalRps * view.serviceTimeS).toFixed(1) : "no data"}
-            detail={view.running === null ? undefined : `running gauge: ${view.running.toFixed(1)}, waiting: ${num(view.waiting, 1, "")}`}
+            value={
+              view.arrivalRps !== null && view.serviceTimeS !== null
+                ? (view.arrivalRps * view.serviceTimeS).toFixed(1)
+                : "no data"
+            }
+            detail={
+              view.running === null
+                ? undefined
+                : `running gauge: ${view.running.toFixed(1)}, waiting: ${num(view.waiting, 1, "")}`
+            }
           />
-          <Fact label="P(wait)" value={view.queue ? formatPercent(view.queue.probabilityOfWait, 1) : "no data"} detail="Erlang C" />
+          <Fact
+            label="P(wait)"
+            value={view.queue ? formatPercent(view.queue.probabilityOfWait, 1) : "no data"}
+            detail="Erlang C"
+          />
         </dl>
         {queue && (
           <p className="text-sm" data-testid="queue-verdict">
             {queue.name}: predicted {key} wait{" "}
-            <strong>{view.predictedWaitMs === null ? "unbounded (overloaded)" : `${view.predictedWaitMs.toFixed(0)} ms`}</strong>, measured{" "}
-            <strong>{queue.measuredMs === null ? "no data" : `${queue.measuredMs.toFixed(0)} ms`}</strong>, budget{" "}
-            <strong>{queue.budgetMs === null ? "none" : `${queue.budgetMs} ms`}</strong>.{" "}
+            <strong>
+              {view.predictedWaitMs === null ? "unbounded (overloaded)" : `${view.predictedWaitMs.toFixed(0)} ms`}
+            </strong>
+            , measured <strong>{queue.measuredMs === null ? "no data" : `${queue.measuredMs.toFixed(0)} ms`}</strong>,
+            budget <strong>{queue.budgetMs === null ? "none" : `${queue.budgetMs} ms`}</strong>.{" "}
             {view.maxRpsWithinQueueBudget !== null && (
               <span className={overQueue ? "font-medium text-red-700 dark:text-red-400" : undefined}>
-                Queueing alone eats the budget above <strong data-testid="max-rps">{view.maxRpsWithinQueueBudget.toFixed(1)} req/s</strong>
+                Queueing alone eats the budget above{" "}
+                <strong data-testid="max-rps">{view.maxRpsWithinQueueBudget.toFixed(1)} req/s</strong>
                 {view.headroomRps !== null &&
                   (overQueue
                     ? ` — ${(-view.headroomRps).toFixed(1)} req/s past it now.`

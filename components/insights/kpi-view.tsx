@@ -16,7 +16,8 @@ const NO_DATA = "no data";
 
 const ms = (value: number | null, isLowerBound = false) =>
   value === null ? NO_DATA : `${isLowerBound ? "≥ " : ""}${value < 100 ? value.toFixed(1) : Math.round(value)} ms`;
-const rate = (value: number | null, unit: string, digits = 1) => (value === null ? NO_DATA : `${value.toFixed(digits)} ${unit}`);
+const rate = (value: number | null, unit: string, digits = 1) =>
+  value === null ? NO_DATA : `${value.toFixed(digits)} ${unit}`;
 const share = (value: number | null, digits = 1) => (value === null ? NO_DATA : formatPercent(value, digits));
 
 function Tile({
@@ -35,7 +36,10 @@ function Tile({
   return (
     <Card className="flex flex-col gap-1">
       <h3 className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</h3>
-      <p data-testid={`kpi-${testId}`} className={value === NO_DATA ? "text-lg text-slate-400" : "text-2xl font-semibold tabular-nums"}>
+      <p
+        data-testid={`kpi-${testId}`}
+        className={value === NO_DATA ? "text-lg text-slate-400" : "text-2xl font-semibold tabular-nums"}
+      >
         {value}
       </p>
       {detail && <p className="text-xs text-slate-500">{detail}</p>}
@@ -96,7 +100,13 @@ export function KpiView({ slug, window, initial }: { slug: string; window: strin
           detail="output tokens × share of requests within the SLO"
           spark={s.tokensPerSecond}
         />
-        <Tile label="Error rate" testId="errors" value={share(view.errorRate, 2)} detail="failed requests, timeouts included" spark={s.errorRate} />
+        <Tile
+          label="Error rate"
+          testId="errors"
+          value={share(view.errorRate, 2)}
+          detail="failed requests, timeouts included"
+          spark={s.errorRate}
+        />
         <Tile label="Timeout rate" testId="timeouts" value={share(view.timeoutRate, 2)} spark={s.timeoutRate} />
       </section>
       <section aria-label="SLO and cost" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
@@ -110,7 +120,9 @@ export function KpiView({ slug, window, initial }: { slug: string; window: strin
         <Tile
           label="Cost per successful request"
           testId="cost"
-          value={view.costPerSuccessfulRequestUsd === null ? NO_DATA : `$${view.costPerSuccessfulRequestUsd.toFixed(4)}`}
+          value={
+            view.costPerSuccessfulRequestUsd === null ? NO_DATA : `$${view.costPerSuccessfulRequestUsd.toFixed(4)}`
+          }
           spark={s.costPerSuccessfulRequestUsd}
         />
         <Tile
@@ -130,8 +142,12 @@ export function KpiView({ slug, window, initial }: { slug: string; window: strin
       </section>
       <p className="text-xs text-slate-500">
         Counters are read with the end-to-end histogram’s labels
-        {view.selector ? ` (${Object.entries(view.selector).map(([k, v]) => `${k}="${v}"`).join(", ")})` : ""}, under vLLM’s
-        names or the generic ones; a KPI whose metrics do not exist reads “no data”, never 0.
+        {view.selector
+          ? ` (${Object.entries(view.selector)
+              .map(([k, v]) => `${k}="${v}"`)
+              .join(", ")})`
+          : ""}
+        , under vLLM’s names or the generic ones; a KPI whose metrics do not exist reads “no data”, never 0.
       </p>
     </div>
   );

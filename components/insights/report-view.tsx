@@ -48,7 +48,11 @@ export function ReportView({ slug, window, initial }: { slug: string; window: st
     <article className="space-y-4" aria-label="Bottleneck report">
       <div className="flex flex-wrap items-center gap-3 print:hidden">
         <WindowSelect value={window} onChange={(w) => setUrl({ window: w })} />
-        <a className="text-sm text-sky-700 underline dark:text-sky-400" href={urls.report(slug, window, "md")} download={`${slug}-bottleneck-report.md`}>
+        <a
+          className="text-sm text-sky-700 underline dark:text-sky-400"
+          href={urls.report(slug, window, "md")}
+          download={`${slug}-bottleneck-report.md`}
+        >
           Download Markdown
         </a>
         <Button type="button" onClick={() => void copyMarkdown()}>
@@ -65,8 +69,8 @@ export function ReportView({ slug, window, initial }: { slug: string; window: st
       <header>
         <h1 className="text-xl font-semibold">Latency bottleneck analysis: {report.service.name}</h1>
         <p className="text-sm text-slate-500">
-          Last {report.window}, ending {new Date(report.generatedAt).toLocaleString()} · target {report.indicator} {key} &lt;{" "}
-          {report.targetMs} ms ·{" "}
+          Last {report.window}, ending {new Date(report.generatedAt).toLocaleString()} · target {report.indicator} {key}{" "}
+          &lt; {report.targetMs} ms ·{" "}
           <span data-testid="report-status">
             {summary.withinTarget === null ? "no data" : summary.withinTarget ? "within target" : "over target"}
           </span>
@@ -77,8 +81,8 @@ export function ReportView({ slug, window, initial }: { slug: string; window: st
         {summary.primary && (
           <p className="text-sm">
             Primary bottleneck: <strong data-testid="primary-bottleneck">{summary.primary.component}</strong>{" "}
-            <Badge tone={TONE[summary.primary.severity]}>{summary.primary.severity}</Badge>, {pct(summary.primary.shareOfEndToEnd)} of the
-            stacked time.
+            <Badge tone={TONE[summary.primary.severity]}>{summary.primary.severity}</Badge>,{" "}
+            {pct(summary.primary.shareOfEndToEnd)} of the stacked time.
             {summary.estimatedImprovementPercent !== null &&
               ` The top recommendation would take ${summary.estimatedImprovementPercent.toFixed(1)} % off it.`}
           </p>
@@ -120,12 +124,15 @@ export function ReportView({ slug, window, initial }: { slug: string; window: st
           </tr>
         </DataTable>
         <p className="text-xs text-slate-500">
-          Stacked {key}: {ms(summary.stackedMs, summary.stackedIsLowerBound)}. Percentiles do not add: the measured end-to-end{" "}
-          {key} is usually below the stack.
+          Stacked {key}: {ms(summary.stackedMs, summary.stackedIsLowerBound)}. Percentiles do not add: the measured
+          end-to-end {key} is usually below the stack.
         </p>
       </Section>
       <Section title="3. Bottleneck analysis">
-        <DataTable label="Bottlenecks" columns={["Severity", "Component", "Stage", key, "Budget", "Over budget", "Share"]}>
+        <DataTable
+          label="Bottlenecks"
+          columns={["Severity", "Component", "Stage", key, "Budget", "Over budget", "Share"]}
+        >
           {report.bottlenecks.map((b) => (
             <tr key={`${b.stage}/${b.component}`} className={ROW} data-testid={`bottleneck-${b.component}`}>
               <td className={CELL}>
@@ -133,21 +140,30 @@ export function ReportView({ slug, window, initial }: { slug: string; window: st
               </td>
               <td className={CELL}>
                 {b.component}
-                {!b.onCriticalPath && <span className="block text-xs text-slate-500">behind a slower parallel component</span>}
+                {!b.onCriticalPath && (
+                  <span className="block text-xs text-slate-500">behind a slower parallel component</span>
+                )}
               </td>
               <td className={CELL}>{b.stage}</td>
               <td className={CELL}>{ms(b.actualMs, b.isLowerBound)}</td>
               <td className={CELL}>{b.budgetMs === null ? "—" : `${b.budgetMs} ms`}</td>
-              <td className={CELL}>{b.overBudgetMs === null ? "—" : b.overBudgetMs > 0 ? `+${b.overBudgetMs.toFixed(1)} ms` : "within"}</td>
+              <td className={CELL}>
+                {b.overBudgetMs === null ? "—" : b.overBudgetMs > 0 ? `+${b.overBudgetMs.toFixed(1)} ms` : "within"}
+              </td>
               <td className={CELL}>{pct(b.shareOfEndToEnd)}</td>
             </tr>
           ))}
         </DataTable>
-        {report.unmeasured.length > 0 && <p className="text-sm text-slate-500">Not measured in this window: {report.unmeasured.join(", ")}.</p>}
+        {report.unmeasured.length > 0 && (
+          <p className="text-sm text-slate-500">Not measured in this window: {report.unmeasured.join(", ")}.</p>
+        )}
       </Section>
       <Section title="4. Recommendations">
         {report.recommendations.length ? (
-          <DataTable label="Recommendations" columns={["Rank", "Change", "Component", "Saving", "End-to-end gain", "Speedup", "Cost"]}>
+          <DataTable
+            label="Recommendations"
+            columns={["Rank", "Change", "Component", "Saving", "End-to-end gain", "Speedup", "Cost"]}
+          >
             {report.recommendations.map((r) => (
               <tr key={r.name} className={ROW}>
                 <td className={CELL}>{r.rank}</td>
@@ -164,10 +180,13 @@ export function ReportView({ slug, window, initial }: { slug: string; window: st
             ))}
           </DataTable>
         ) : (
-          <p className="text-sm text-slate-500">The optimization catalog has nothing that applies to these components.</p>
+          <p className="text-sm text-slate-500">
+            The optimization catalog has nothing that applies to these components.
+          </p>
         )}
         <p className="text-xs text-slate-500">
-          Ranked by end-to-end gain per unit of cost (gain ÷ (1 + cost change)); a saving counts only as far as it shortens its stage.
+          Ranked by end-to-end gain per unit of cost (gain ÷ (1 + cost change)); a saving counts only as far as it
+          shortens its stage.
         </p>
       </Section>
       <Section title="5. Before / after (decided experiments)">
@@ -200,7 +219,9 @@ export function ReportView({ slug, window, initial }: { slug: string; window: st
                 </td>
                 <td className={CELL}>{r.for}</td>
                 <td className={CELL}>
-                  <Badge tone={r.state === "firing" ? "bad" : r.state === "pending" ? "warn" : "neutral"}>{r.state}</Badge>
+                  <Badge tone={r.state === "firing" ? "bad" : r.state === "pending" ? "warn" : "neutral"}>
+                    {r.state}
+                  </Badge>
                 </td>
               </tr>
             ))}

@@ -4,7 +4,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { CdfChart, type CdfSeries } from "@/components/charts/cdf-chart";
 import { Badge, Button, Card, Select, TextInput } from "@/components/ui/primitives";
-import { formatPercent } from "@/lib/domain/format";
+import { formatPercent, formatSignedMs } from "@/lib/domain/format";
 import { ApiError } from "@/lib/queries/api";
 import { queries, type WhatIfParams } from "@/lib/queries/resources";
 import type { WhatIfView as View } from "@/lib/services/whatif";
@@ -72,11 +72,27 @@ export function WhatIfView({
   const series: CdfSeries[] = view
     ? [
         ...(view.cdf.measured.length
-          ? [{ name: "Measured end to end", points: clip(view.cdf.measured, upTo), markers: view.measuredEndToEndMs === null ? [] : [{ label: key, ms: view.measuredEndToEndMs }] }]
+          ? [
+              {
+                name: "Measured end to end",
+                points: clip(view.cdf.measured, upTo),
+                markers: view.measuredEndToEndMs === null ? [] : [{ label: key, ms: view.measuredEndToEndMs }],
+              },
+            ]
           : []),
-        { name: "Predicted (independent)", points: clip(view.cdf.baseline, upTo), markers: view.baselinePredictedMs === null ? [] : [{ label: key, ms: view.baselinePredictedMs }] },
+        {
+          name: "Predicted (independent)",
+          points: clip(view.cdf.baseline, upTo),
+          markers: view.baselinePredictedMs === null ? [] : [{ label: key, ms: view.baselinePredictedMs }],
+        },
         ...(view.cdf.predicted.length
-          ? [{ name: "After the changes", points: clip(view.cdf.predicted, upTo), markers: view.predictedEndToEndMs === null ? [] : [{ label: key, ms: view.predictedEndToEndMs }] }]
+          ? [
+              {
+                name: "After the changes",
+                points: clip(view.cdf.predicted, upTo),
+                markers: view.predictedEndToEndMs === null ? [] : [{ label: key, ms: view.predictedEndToEndMs }],
+              },
+            ]
           : []),
       ]
     : [];
@@ -86,7 +102,13 @@ export function WhatIfView({
       <Card className="flex flex-wrap items-end gap-4 text-sm">
         <fieldset className="flex items-center gap-1" aria-label="Percentile">
           {QUANTILES.map(([q, label]) => (
-            <Button key={q} type="button" aria-pressed={params.quantile === q} onClick={() => setUrl({ quantile: String(q) })}>
+            <Button
+              key={q}
+              type="button"
+              variant={params.quantile === q ? "primary" : "secondary"}
+              aria-pressed={params.quantile === q}
+              onClick={() => setUrl({ quantile: String(q) })}
+            >
               {label}
             </Button>
           ))}
@@ -103,7 +125,13 @@ export function WhatIfView({
           </label>
           <label className="flex flex-col gap-1">
             <span className="font-medium">Change</span>
-            <TextInput aria-label="Change" value={change} onChange={(e) => setChange(e.target.value)} className="w-28" placeholder="-50 or ×0.7" />
+            <TextInput
+              aria-label="Change"
+              value={change}
+              onChange={(e) => setChange(e.target.value)}
+              className="w-28"
+              placeholder="-50 or ×0.7"
+            />
           </label>
           <Button type="submit">Add change</Button>
         </form>
@@ -111,7 +139,10 @@ export function WhatIfView({
       {params.change.length > 0 && (
         <ul className="flex flex-wrap gap-2" aria-label="Changes">
           {params.change.map((c) => (
-            <li key={c} className="flex items-center gap-1 rounded border border-slate-300 px-2 py-1 text-sm dark:border-slate-700">
+            <li
+              key={c}
+              className="flex items-center gap-1 rounded border border-slate-300 px-2 py-1 text-sm dark:border-slate-700"
+            >
               {c.replace(/:/, " ")}
               <button
                 type="button"
@@ -132,7 +163,10 @@ export function WhatIfView({
       )}
       {view && (
         <>
-          <LiveBanner error={view.error} notes={view.missing.length ? [`No data for: ${view.missing.join(", ")} (left out of their stages).`] : []} />
+          <LiveBanner
+            error={view.error}
+            notes={view.missing.length ? [`No data for: ${view.missing.join(", ")} (left out of their stages).`] : []}
+          />
           <section className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4" aria-label="Prediction">
             <Figure
               label={view.changes.length ? `Predicted ${key} after the changes` : `Predicted ${key}`}
@@ -150,7 +184,12 @@ export function WhatIfView({
                   : `${view.correlationGapMs >= 0 ? "+" : "−"}${Math.abs(view.correlationGapMs).toFixed(1)} ms vs predicted: ${Math.abs(view.correlationGapMs) > Math.max(5, 0.05 * (view.baselinePredictedMs ?? 0)) ? "components are correlated" : "consistent with independence"}`
               }
             />
-            <Figure label={`Stacked ${key}s`} testId="stacked" value={ms(view.stackedMs)} detail="sum of stage percentiles: percentiles do not add" />
+            <Figure
+              label={`Stacked ${key}s`}
+              testId="stacked"
+              value={ms(view.stackedMs)}
+              detail="sum of stage percentiles: percentiles do not add"
+            />
             <Figure
               label={`Within ${view.targetMs} ms`}
               testId="attainment"
@@ -165,16 +204,19 @@ export function WhatIfView({
           {view.changes.length > 0 && view.adjustedEndToEndMs !== null && (
             <p className="text-sm" data-testid="adjusted">
               {view.changes.map((c) => `${c.component} ${c.change}`).join(", ")}: predicted {key} moves{" "}
-              <strong>{ms((view.predictedEndToEndMs ?? 0) - (view.baselinePredictedMs ?? 0))}</strong>; applied to the measured
-              end to end that is <strong>{ms(view.adjustedEndToEndMs)}</strong>.
+              <strong>{formatSignedMs((view.predictedEndToEndMs ?? 0) - (view.baselinePredictedMs ?? 0))}</strong>; applied to the
+              measured end to end that is <strong>{ms(view.adjustedEndToEndMs)}</strong>.
             </p>
           )}
           {series.length > 0 && series.some((s) => s.points.length) && (
-            <CdfChart series={series} label="End-to-end distribution: measured, predicted, and after the changes (cumulative)" />
+            <CdfChart
+              series={series}
+              label="End-to-end distribution: measured, predicted, and after the changes (cumulative)"
+            />
           )}
           <p className="text-xs text-slate-500">
-            <Badge>{view.method}</Badge> {view.assumptions} The gap between measured and predicted is the correlation the
-            independence assumption leaves out.
+            <Badge>{view.method}</Badge> {view.assumptions} The gap between measured and predicted is the correlation
+            the independence assumption leaves out.
           </p>
         </>
       )}

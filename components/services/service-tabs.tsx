@@ -19,7 +19,10 @@ const TABS = [
 export function ServiceTabs({ slug }: { slug: string }) {
   const active = usePathname().split("/")[3];
   return (
-    <nav aria-label="Service views" className="flex flex-wrap gap-1 border-b print:hidden border-slate-200 dark:border-slate-800">
+    <nav
+      aria-label="Service views"
+      className="flex flex-wrap gap-1 border-b print:hidden border-slate-200 dark:border-slate-800"
+    >
       {TABS.map((tab) => (
         <Link
           key={tab.key}

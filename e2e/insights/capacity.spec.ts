@@ -11,7 +11,9 @@ test.describe("capacity: where the service runs on the queueing curve", () => {
 
   test("the queue incident moves the live operating point up the curve", async ({ page }) => {
     await page.goto("/services/chat-api/capacity?window=1m");
-    await expect(page.getByRole("img", { name: /Queue wait p95 against utilisation; now at/ })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole("img", { name: /Queue wait p95 against utilisation; now at/ })).toBeVisible({
+      timeout: 30_000,
+    });
     await expect(page.getByTestId("queue-verdict")).toContainText("Queueing alone eats the budget above");
     // 60 % busy in the demo, once a whole window of traffic has been scraped.
     let before = 0;

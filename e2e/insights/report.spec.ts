@@ -7,7 +7,10 @@ test.describe("report: the bottleneck analysis of a live incident", () => {
   test.describe.configure({ timeout: 180_000 });
   test.afterEach(() => setIncident("none"));
 
-  test("names RAG retrieval the critical bottleneck during the RAG incident, and exports Markdown", async ({ page, request }) => {
+  test("names RAG retrieval the critical bottleneck during the RAG incident, and exports Markdown", async ({
+    page,
+    request,
+  }) => {
     await setIncident("rag");
     await page.goto("/services/chat-api/report?window=1m");
     await expect(async () => {
@@ -15,9 +18,19 @@ test.describe("report: the bottleneck analysis of a live incident", () => {
       await expect(page.getByTestId("primary-bottleneck")).toHaveText("RAG retrieval", { timeout: 1000 });
       await expect(page.getByTestId("bottleneck-RAG retrieval")).toContainText("critical", { timeout: 1000 });
     }).toPass({ timeout: 120_000, intervals: [3000] });
-    for (const heading of ["Executive summary", "1. System pipeline", "2. Latency distribution", "3. Bottleneck analysis", "4. Recommendations", "5. Before / after (decided experiments)", "6. Alert rules in force"])
+    for (const heading of [
+      "Executive summary",
+      "1. System pipeline",
+      "2. Latency distribution",
+      "3. Bottleneck analysis",
+      "4. Recommendations",
+      "5. Before / after (decided experiments)",
+      "6. Alert rules in force",
+    ])
       await expect(page.getByRole("heading", { name: heading })).toBeVisible();
-    await expect(page.getByRole("table", { name: "Recommendations" })).toContainText("Smaller models for simple queries");
+    await expect(page.getByRole("table", { name: "Recommendations" })).toContainText(
+      "Smaller models for simple queries",
+    );
     await expect(page.getByRole("table", { name: "Alert rules" })).toContainText("ComponentOverBudget");
 
     const href = await page.getByRole("link", { name: "Download Markdown" }).getAttribute("href");

@@ -5,7 +5,10 @@ import { expect, test } from "@playwright/test";
 const ms = async (text: Promise<string | null>) => Number((await text)?.replace(/[^0-9.]/g, ""));
 
 test.describe("what-if: predicted against measured, and a change", () => {
-  test("predicts close to the measured p95, then shows what RAG retrieval at ×0.7 would give", async ({ page, context }) => {
+  test("predicts close to the measured p95, then shows what RAG retrieval at ×0.7 would give", async ({
+    page,
+    context,
+  }) => {
     await page.goto("/services/chat-api/whatif?window=1m");
     await expect(async () => {
       await page.reload();
@@ -33,6 +36,8 @@ test.describe("what-if: predicted against measured, and a change", () => {
     await expect(page.getByTestId("adjusted")).toHaveCount(0);
     await page.getByRole("textbox", { name: "Change" }).fill("50");
     await page.getByRole("button", { name: "Add change" }).click();
-    await expect(page.getByRole("alert").filter({ hasText: "with a sign" })).toContainText("“50” in “RAG retrieval:50”");
+    await expect(page.getByRole("alert").filter({ hasText: "with a sign" })).toContainText(
+      "“50” in “RAG retrieval:50”",
+    );
   });
 });

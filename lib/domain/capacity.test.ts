@@ -26,7 +26,9 @@ describe("planCapacity (Little's law)", () => {
 
   it("does not round a float hair above a whole number up to one GPU more", () => {
     // 16 slots at 0.8 = 12.8 effective; 32 RPS × 0.4 s = 12.8 slots → exactly 1 GPU.
-    expect(planCapacity({ targetRps: 32, avgLatencyS: 0.4, maxConcurrentPerGpu: 16, targetUtilization: 0.8 }).gpusNeeded).toBe(1);
+    expect(
+      planCapacity({ targetRps: 32, avgLatencyS: 0.4, maxConcurrentPerGpu: 16, targetUtilization: 0.8 }).gpusNeeded,
+    ).toBe(1);
   });
 });
 

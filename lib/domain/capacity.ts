@@ -30,7 +30,12 @@ function wholeUnits(ratio: number): number {
   return Math.abs(ratio - rounded) < 1e-9 ? rounded : Math.ceil(ratio);
 }
 
-export function planCapacity({ targetRps, avgLatencyS, maxConcurrentPerGpu, targetUtilization }: PlanInput): CapacityPlan {
+export function planCapacity({
+  targetRps,
+  avgLatencyS,
+  maxConcurrentPerGpu,
+  targetUtilization,
+}: PlanInput): CapacityPlan {
   const requiredConcurrentSlots = targetRps * avgLatencyS;
   const effectiveSlotsPerGpu = maxConcurrentPerGpu * targetUtilization;
   const gpusNeeded = Math.max(1, wholeUnits(requiredConcurrentSlots / effectiveSlotsPerGpu));
@@ -82,7 +87,14 @@ export function queueMetrics({ arrivalRps, serviceTimeS, servers }: QueueInput):
   const offered = arrivalRps * serviceTimeS;
   const utilization = offered / servers;
   if (utilization >= 1)
-    return { utilization, stable: false, probabilityOfWait: 1, meanQueueLength: null, meanWaitS: null, meanInSystem: null };
+    return {
+      utilization,
+      stable: false,
+      probabilityOfWait: 1,
+      meanQueueLength: null,
+      meanWaitS: null,
+      meanInSystem: null,
+    };
   const probabilityOfWait = erlangC(offered, servers);
   const meanQueueLength = (probabilityOfWait * utilization) / (1 - utilization);
   const meanWaitS = arrivalRps > 0 ? meanQueueLength / arrivalRps : 0;

@@ -4,7 +4,11 @@ import type { BottleneckReport, Severity } from "./report";
 // read GitHub-flavoured tables). Every name a user typed is escaped, so a component called
 // "a | b" or "*x*" cannot break a table or turn into formatting.
 
-const MARK: Record<Severity, string> = { critical: "🔴 Critical", moderate: "🟡 Moderate", acceptable: "🟢 Acceptable" };
+const MARK: Record<Severity, string> = {
+  critical: "🔴 Critical",
+  moderate: "🟡 Moderate",
+  acceptable: "🟢 Acceptable",
+};
 
 /**
  * Escapes what can turn text into formatting anywhere in a line (emphasis, code, links, HTML,
@@ -20,9 +24,11 @@ const pct = (share: number) => `${(share * 100).toFixed(1)} %`;
 const signedPct = (value: number) => `${value > 0 ? "+" : value < 0 ? "−" : ""}${Math.abs(value).toFixed(0)} %`;
 
 function table(headers: string[], rows: string[][]): string {
-  return [`| ${headers.join(" | ")} |`, `| ${headers.map(() => "---").join(" | ")} |`, ...rows.map((r) => `| ${r.join(" | ")} |`)].join(
-    "\n",
-  );
+  return [
+    `| ${headers.join(" | ")} |`,
+    `| ${headers.map(() => "---").join(" | ")} |`,
+    ...rows.map((r) => `| ${r.join(" | ")} |`),
+  ].join("\n");
 }
 
 export function reportMarkdown(report: BottleneckReport): string {
@@ -41,7 +47,8 @@ export function reportMarkdown(report: BottleneckReport): string {
   lines.push("## Executive summary", "", `> **TL;DR**: ${e(summary.text)}`, "");
   const bySeverity = (s: Severity) => report.bottlenecks.filter((b) => b.severity === s);
   lines.push("**Key findings**:");
-  for (const b of bySeverity("critical")) lines.push(`- 🔴 Major bottleneck: ${e(b.component)} (${pct(b.shareOfEndToEnd)} of end to end)`);
+  for (const b of bySeverity("critical"))
+    lines.push(`- 🔴 Major bottleneck: ${e(b.component)} (${pct(b.shareOfEndToEnd)} of end to end)`);
   for (const b of bySeverity("moderate").slice(0, 3))
     lines.push(`- 🟡 Minor bottleneck: ${e(b.component)} (${pct(b.shareOfEndToEnd)} of end to end)`);
   const fine = bySeverity("acceptable");
@@ -54,7 +61,9 @@ export function reportMarkdown(report: BottleneckReport): string {
     `- Current ${e(report.indicator)} ${key}: ${ms(current)} (${summary.measuredEndToEndMs !== null ? "measured end to end" : "stacked"}) → target < ${report.targetMs} ms ${summary.withinTarget ? "✅" : "❌"}`,
   );
   if (summary.estimatedImprovementPercent !== null)
-    lines.push(`- Estimated improvement: ${summary.estimatedImprovementPercent.toFixed(1)} % with the top recommendation`);
+    lines.push(
+      `- Estimated improvement: ${summary.estimatedImprovementPercent.toFixed(1)} % with the top recommendation`,
+    );
   lines.push("");
 
   lines.push("## 1. System pipeline", "");
@@ -83,7 +92,14 @@ export function reportMarkdown(report: BottleneckReport): string {
           ms(d.p99),
           d.budgetP95 === null ? "—" : `${d.budgetP95} ms`,
         ]),
-        ["**End to end (measured)**", "", ms(report.endToEnd.p50), ms(report.endToEnd.p95), ms(report.endToEnd.p99), "—"],
+        [
+          "**End to end (measured)**",
+          "",
+          ms(report.endToEnd.p50),
+          ms(report.endToEnd.p95),
+          ms(report.endToEnd.p99),
+          "—",
+        ],
       ],
     ),
     "",
@@ -100,7 +116,9 @@ export function reportMarkdown(report: BottleneckReport): string {
     );
     if (b.overBudgetMs !== null)
       lines.push(
-        b.overBudgetMs > 0 ? `- Over budget by ${b.overBudgetMs.toFixed(1)} ms` : `- Within budget, ${(-b.overBudgetMs).toFixed(1)} ms to spare`,
+        b.overBudgetMs > 0
+          ? `- Over budget by ${b.overBudgetMs.toFixed(1)} ms`
+          : `- Within budget, ${(-b.overBudgetMs).toFixed(1)} ms to spare`,
       );
     lines.push("");
   }

@@ -70,16 +70,27 @@ describe("buildReport", () => {
   it("names RAG retrieval the critical primary bottleneck during the RAG incident, with its share and overrun", () => {
     const report = buildReport(input(measured({ "RAG retrieval": 337.5 }, 720)));
     const primary = report.summary.primary!;
-    expect(primary).toMatchObject({ component: "RAG retrieval", stage: "Safety ∥ RAG", severity: "critical", onCriticalPath: true });
+    expect(primary).toMatchObject({
+      component: "RAG retrieval",
+      stage: "Safety ∥ RAG",
+      severity: "critical",
+      onCriticalPath: true,
+    });
     expect(primary.overBudgetMs).toBeCloseTo(337.5 - 120, 3); // its p95 budget is 120 ms
     expect(primary.shareOfEndToEnd).toBeCloseTo(primary.actualMs / report.summary.stackedMs, 12);
     expect(primary.shareOfEndToEnd).toBeCloseTo(337.5 / report.summary.stackedMs, 5);
     // Nothing else is critical; the safety check sits behind RAG.
-    expect(report.bottlenecks.filter((b) => b.severity === "critical").map((b) => b.component)).toEqual(["RAG retrieval"]);
+    expect(report.bottlenecks.filter((b) => b.severity === "critical").map((b) => b.component)).toEqual([
+      "RAG retrieval",
+    ]);
     expect(report.bottlenecks.find((b) => b.component === "Safety check")!.onCriticalPath).toBe(false);
     expect(report.summary.withinTarget).toBe(false);
     expect(report.summary.text).toMatch(/^RAG retrieval \(Safety ∥ RAG\) is the primary bottleneck: 337\.5 ms at p95/);
-    expect(report.endToEnd).toEqual({ p50: expect.closeTo(720, 3), p95: expect.closeTo(720, 3), p99: expect.closeTo(720, 3) });
+    expect(report.endToEnd).toEqual({
+      p50: expect.closeTo(720, 3),
+      p95: expect.closeTo(720, 3),
+      p99: expect.closeTo(720, 3),
+    });
   });
 
   it("has no critical component on healthy traffic at 75 % of every budget", () => {

@@ -72,9 +72,21 @@ export type ExperimentOutcome = {
   costRelative: number | null;
 };
 
-export type AlertRuleInForce = { name: string; labels: Record<string, string>; for: string; state: "inactive" | "pending" | "firing" };
+export type AlertRuleInForce = {
+  name: string;
+  labels: Record<string, string>;
+  for: string;
+  state: "inactive" | "pending" | "firing";
+};
 
-export type Distribution = { stage: string; component: string; p50: number | null; p95: number | null; p99: number | null; budgetP95: number | null };
+export type Distribution = {
+  stage: string;
+  component: string;
+  p50: number | null;
+  p95: number | null;
+  p99: number | null;
+  budgetP95: number | null;
+};
 
 export type BottleneckReport = {
   service: { slug: string; name: string };
@@ -155,7 +167,10 @@ function findBottlenecks(model: WaterfallModel): { bottlenecks: Bottleneck[]; un
 
 /** The measured pipeline (components without data count as 0 ms), in the planner's shape. */
 export function pipelineOf(model: WaterfallModel): Pipeline {
-  return model.stages.map((s) => ({ name: s.name, components: s.components.map((c) => ({ name: c.name, ms: c.actualMs ?? 0 })) }));
+  return model.stages.map((s) => ({
+    name: s.name,
+    components: s.components.map((c) => ({ name: c.name, ms: c.actualMs ?? 0 })),
+  }));
 }
 
 export function rankRecommendations(
@@ -194,7 +209,7 @@ function summaryText(
   const key = `p${Math.round(model.quantile * 100)}`;
   if (!primary) return `No component has data in this window, so there is no bottleneck to name yet.`;
   const sentences = [
-    `${primary.component} (${primary.stage}) is the primary bottleneck: ${round1(primary.actualMs)} ms at ${key}, ${Math.round(primary.shareOfEndToEnd * 100)} % of the stacked ${indicator} time` +
+    `${primary.component} (${primary.stage}) is the primary bottleneck: ${round1(primary.actualMs)} ms at ${key}, ${(primary.shareOfEndToEnd * 100).toFixed(1)} % of the stacked ${indicator} time` +
       (primary.overBudgetMs !== null && primary.overBudgetMs > 0
         ? `, ${round1(primary.overBudgetMs)} ms over its ${round1(primary.budgetMs!)} ms budget.`
         : primary.budgetMs !== null
@@ -246,8 +261,7 @@ export function buildReport(input: ReportInput): BottleneckReport {
       stackedIsLowerBound: model.stackedIsLowerBound,
       measuredEndToEndMs: model.measuredEndToEndMs,
       withinTarget: reference === null ? null : reference <= model.targetMs,
-      estimatedImprovementPercent:
-        best && model.stackedMs > 0 ? (best.endToEndGainMs / model.stackedMs) * 100 : null,
+      estimatedImprovementPercent: best && model.stackedMs > 0 ? (best.endToEndGainMs / model.stackedMs) * 100 : null,
       text: summaryText(primary, model, input.indicator, best),
     },
     pipeline: model.stages.map((stage) => {

@@ -22,7 +22,10 @@ function histogramOf(samplesMs: Float64Array, bounds = BOUNDS): Bucket[] {
     counts[i]!++;
   }
   let cumulative = 0;
-  return [...bounds, Number.POSITIVE_INFINITY].map((upperBound, i) => ({ upperBound, count: (cumulative += counts[i]!) }));
+  return [...bounds, Number.POSITIVE_INFINITY].map((upperBound, i) => ({
+    upperBound,
+    count: (cumulative += counts[i]!),
+  }));
 }
 
 function quantileOfSample(values: Float64Array, q: number): number {
@@ -35,7 +38,8 @@ const random = seeded(20261122);
 function normal(): number {
   return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
 }
-const logNormal = (medianMs: number, sigma: number) => Float64Array.from({ length: N }, () => medianMs * Math.exp(sigma * normal()));
+const logNormal = (medianMs: number, sigma: number) =>
+  Float64Array.from({ length: N }, () => medianMs * Math.exp(sigma * normal()));
 
 describe("predictEndToEnd", () => {
   it("predicts the p95 of the sum of two independent log-normal stages within 2 % of a million-request sample", () => {
@@ -135,13 +139,23 @@ describe("predictEndToEnd", () => {
       { upperBound: Number.POSITIVE_INFINITY, count: 100 },
     ];
     const prediction = predictEndToEnd(
-      [{ name: "S", components: [{ name: "a", buckets: tail }, { name: "b", buckets: null }] }],
+      [
+        {
+          name: "S",
+          components: [
+            { name: "a", buckets: tail },
+            { name: "b", buckets: null },
+          ],
+        },
+      ],
       { quantile: 0.95, targetMs: 50 },
     )!;
     expect(prediction.missing).toEqual(["b"]);
     expect(prediction.isLowerBound).toBe(true);
     expect(prediction.quantileMs).toBeCloseTo(100, 0);
-    expect(predictEndToEnd([{ name: "S", components: [{ name: "a", buckets: null }] }], { quantile: 0.95, targetMs: 1 })).toBeNull();
+    expect(
+      predictEndToEnd([{ name: "S", components: [{ name: "a", buckets: null }] }], { quantile: 0.95, targetMs: 1 }),
+    ).toBeNull();
   });
 });
 

@@ -16,8 +16,7 @@ export type ComponentHistogram = { name: string; buckets: readonly Bucket[] | nu
 export type StageHistograms = { name: string; components: ComponentHistogram[] }[];
 
 export type Change = { stage: number; component: number; label: string } & (
-  | { kind: "shift"; ms: number }
-  | { kind: "scale"; factor: number }
+  { kind: "shift"; ms: number } | { kind: "scale"; factor: number }
 );
 
 export type Prediction = {
@@ -64,7 +63,9 @@ function piecesOf(buckets: readonly Bucket[]): { pieces: Pieces; tailMass: numbe
 function applyChange(pieces: Pieces, change: Change | undefined): Pieces {
   if (!change) return pieces;
   const map =
-    change.kind === "shift" ? (ms: number) => Math.max(0, ms + change.ms) : (ms: number) => Math.max(0, ms * change.factor);
+    change.kind === "shift"
+      ? (ms: number) => Math.max(0, ms + change.ms)
+      : (ms: number) => Math.max(0, ms * change.factor);
   return pieces.map((p) => ({ lo: map(p.lo), hi: map(p.hi), mass: p.mass }));
 }
 
@@ -215,9 +216,13 @@ export type ParsedChange = { target: string } & ({ kind: "shift"; ms: number } |
  */
 export function parseChange(text: string): ParsedChange | { error: string } {
   const colon = text.lastIndexOf(":");
-  if (colon <= 0) return { error: `“${text}” is not <component>:<change>, e.g. “RAG retrieval:-50” or “RAG retrieval:×0.7”.` };
+  if (colon <= 0)
+    return { error: `“${text}” is not <component>:<change>, e.g. “RAG retrieval:-50” or “RAG retrieval:×0.7”.` };
   const target = text.slice(0, colon).trim();
-  const value = text.slice(colon + 1).trim().replace(/ms$/i, "");
+  const value = text
+    .slice(colon + 1)
+    .trim()
+    .replace(/ms$/i, "");
   const factor = /^[×x*]\s*(\d+(?:\.\d+)?)$/i.exec(value);
   if (factor) {
     const f = Number(factor[1]);
@@ -253,7 +258,5 @@ export function locateComponent(
 }
 
 export function describeChange(change: ParsedChange | Change): string {
-  return change.kind === "shift"
-    ? `${change.ms < 0 ? "−" : "+"}${Math.abs(change.ms)} ms`
-    : `×${change.factor}`;
+  return change.kind === "shift" ? `${change.ms < 0 ? "−" : "+"}${Math.abs(change.ms)} ms` : `×${change.factor}`;
 }

@@ -40,7 +40,11 @@ export function scalarExprs(m: Matchers, w: string, slo: SloRates | null): Parti
   const attainment = slo ? `(${slo.good(w)}) / (${slo.total(w)})` : null;
   return {
     requestRps: requests,
-    ...(slo && { throughputRps: slo.good(w), sloAttainment: attainment!, tokensPerSecond: `(${tokens}) * ${attainment}` }),
+    ...(slo && {
+      throughputRps: slo.good(w),
+      sloAttainment: attainment!,
+      tokensPerSecond: `(${tokens}) * ${attainment}`,
+    }),
     errorRate: `(${failures}) / (${requests})`,
     timeoutRate: `${rate("llm_request_errors_total", m, w, { reason: "timeout" })} / (${requests})`,
     costPerSuccessfulRequestUsd: `${rate("llm_cost_dollars_total", m, w)} / ((${requests}) - (${failures}))`,

@@ -6,8 +6,7 @@ import type { PrometheusClient } from "./client";
 export type RangeSeries = { metric: Record<string, string>; points: [number, number][] };
 
 export type RangeResult =
-  | { status: "success"; series: RangeSeries[] }
-  | { status: "error"; errorType: string; error: string };
+  { status: "success"; series: RangeSeries[] } | { status: "error"; errorType: string; error: string };
 
 type MatrixData = { resultType: string; result: { metric: Record<string, string>; values: [number, string][] }[] };
 

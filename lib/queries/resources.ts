@@ -91,7 +91,10 @@ export const queries = {
       queryFn: () => apiFetch<LiveCapacity>(urls.capacity(slug, window, servers)),
     }),
   report: (slug: string, window: string) =>
-    queryOptions({ queryKey: ["report", slug, window], queryFn: () => apiFetch<ReportView>(urls.report(slug, window)) }),
+    queryOptions({
+      queryKey: ["report", slug, window],
+      queryFn: () => apiFetch<ReportView>(urls.report(slug, window)),
+    }),
   whatIf: (slug: string, p: WhatIfParams) =>
     queryOptions({
       queryKey: ["whatif", slug, p.quantile, p.window, ...p.change],

@@ -16,7 +16,11 @@ export const capacityPlanSchema = z.strictObject(
       z.number().positive("Average latency must be above 0 s").max(3600, "Average latency must be at most 3600 s"),
     ),
     maxConcurrentPerGpu: number("Slots per GPU").pipe(
-      z.number().int("Slots per GPU must be a whole number").min(1, "Slots per GPU must be at least 1").max(100_000, "Slots per GPU must be at most 100,000"),
+      z
+        .number()
+        .int("Slots per GPU must be a whole number")
+        .min(1, "Slots per GPU must be at least 1")
+        .max(100_000, "Slots per GPU must be at most 100,000"),
     ),
     targetUtilization: number("Target utilisation")
       .pipe(
@@ -41,7 +45,13 @@ export const queueInputSchema = z.strictObject(
       z.number().positive("Service time must be above 0 s").max(3600, "Service time must be at most 3600 s"),
     ),
     servers: number("Servers")
-      .pipe(z.number().int("Servers must be a whole number").min(1, "Servers must be at least 1").max(10_000, "Servers must be at most 10,000"))
+      .pipe(
+        z
+          .number()
+          .int("Servers must be a whole number")
+          .min(1, "Servers must be at least 1")
+          .max(10_000, "Servers must be at most 10,000"),
+      )
       .default(1),
   },
   { error: (issue) => (issue.code === "unrecognized_keys" ? `Unknown field: ${issue.keys.join(", ")}` : undefined) },

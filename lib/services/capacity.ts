@@ -184,7 +184,11 @@ export async function getLiveCapacity({
     view.curve = queueCurve({ serviceTimeS, servers }, budget.quantile);
     const budgetMs = view.queueComponent?.budgetMs ?? null;
     if (budgetMs !== null) {
-      view.maxRpsWithinQueueBudget = maxRpsWithinWaitBudget({ serviceTimeS, servers }, budget.quantile, budgetMs / 1000);
+      view.maxRpsWithinQueueBudget = maxRpsWithinWaitBudget(
+        { serviceTimeS, servers },
+        budget.quantile,
+        budgetMs / 1000,
+      );
       view.headroomRps = view.maxRpsWithinQueueBudget - arrivalRps;
     }
   }

@@ -164,7 +164,10 @@ describe("KPIs on the demo's traffic", () => {
     expect(view.speculativeAcceptanceRate!).toBeGreaterThan(0.6);
     expect(view.speculativeAcceptanceRate!).toBeLessThan(0.8);
     for (const key of ["throughputRps", "errorRate", "ttftP95Ms"] as const)
-      expect(view.sparklines[key]!.some(([, v]) => v !== null), key).toBe(true);
+      expect(
+        view.sparklines[key]!.some(([, v]) => v !== null),
+        key,
+      ).toBe(true);
   });
 
   it("says “no data” (null), never 0, for a service whose metrics do not exist", async () => {
@@ -182,7 +185,14 @@ describe("KPIs on the demo's traffic", () => {
     });
     const view = await getKpis({ db, prom, slug, query: { window: "1m" } });
     expect(view.error).toBeNull();
-    for (const key of ["errorRate", "timeoutRate", "costPerSuccessfulRequestUsd", "cacheHitRate", "speculativeAcceptanceRate", "requestRps"] as const)
+    for (const key of [
+      "errorRate",
+      "timeoutRate",
+      "costPerSuccessfulRequestUsd",
+      "cacheHitRate",
+      "speculativeAcceptanceRate",
+      "requestRps",
+    ] as const)
       expect(view[key], key).toBeNull();
     expect(view.ttftMs).toMatchObject({ p50: null, p95: null, p99: null, metric: null });
     expect(view.sloAttainment).toBeNull();
@@ -208,7 +218,10 @@ describe("capacity on the demo's traffic", () => {
       );
       expect(view.arrivalRps).toBeCloseTo(lambda, 9);
       expect(view.utilization).toBeCloseTo((lambda * s) / 60, 9);
-      expect(view.maxRpsWithinQueueBudget).toBeCloseTo(maxRpsWithinWaitBudget({ serviceTimeS: s, servers: 60 }, 0.95, 0.15), 6);
+      expect(view.maxRpsWithinQueueBudget).toBeCloseTo(
+        maxRpsWithinWaitBudget({ serviceTimeS: s, servers: 60 }, 0.95, 0.15),
+        6,
+      );
     }
     expect(healthy.arrivalRps!).toBeGreaterThan(RPS * 0.8);
     // The queue incident: longer requests at the same rate, further up the curve, past the budget.
@@ -228,7 +241,9 @@ describe("the bottleneck report on the demo's traffic", () => {
     const { report } = await getReport({ db, prom, slug: slugs.rag, query: { window: "1m" } });
     expect(report.error).toBeNull();
     expect(report.summary.primary).toMatchObject({ component: "RAG retrieval", severity: "critical" });
-    expect(report.bottlenecks.filter((b) => b.severity === "critical").map((b) => b.component)).toEqual(["RAG retrieval"]);
+    expect(report.bottlenecks.filter((b) => b.severity === "critical").map((b) => b.component)).toEqual([
+      "RAG retrieval",
+    ]);
     expect(report.recommendations.length).toBeGreaterThan(3);
     expect(report.alertRules.some((r) => r.name === "SLOErrorBudgetBurn")).toBe(true);
     const { markdown } = await getReport({ db, prom, slug: slugs.rag, query: { window: "1m", format: "md" } });

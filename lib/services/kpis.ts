@@ -2,7 +2,14 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import { listSloRows, type SloRow } from "@/lib/db/slos";
 import { histogramQuantile } from "@/lib/domain/histogram";
-import { KPI_HISTOGRAMS, known, SCALAR_KPIS, type KpiHistogram, type Percentiles, type ScalarKpi } from "@/lib/domain/kpis";
+import {
+  KPI_HISTOGRAMS,
+  known,
+  SCALAR_KPIS,
+  type KpiHistogram,
+  type Percentiles,
+  type ScalarKpi,
+} from "@/lib/domain/kpis";
 import { fetchBucketRates, fetchLeValues } from "@/lib/prometheus/buckets";
 import type { CoalescingClient } from "@/lib/prometheus/coalesce";
 import { KPI_LABEL, quantileExpr, scalarExprs, taggedExprs, type SloRates } from "@/lib/prometheus/kpis";
@@ -53,7 +60,13 @@ export function sparkRange(windowSeconds: number, at: number) {
   return { start: at - windowSeconds, end: at, step, rateWindow: `${Math.max(30, 2 * step)}s` };
 }
 
-function emptyView(slug: string, window: string, at: number, prometheus: KpiView["prometheus"], error: string | null): KpiView {
+function emptyView(
+  slug: string,
+  window: string,
+  at: number,
+  prometheus: KpiView["prometheus"],
+  error: string | null,
+): KpiView {
   const scalars = Object.fromEntries(SCALAR_KPIS.map((k) => [k, null])) as Record<ScalarKpi, null>;
   return {
     slug,
@@ -90,7 +103,13 @@ export async function getKpis({
   const service = await getServiceOrThrow({ db, slug });
   const budget = await getBudgetForLiveView({ db, slug });
   if (!prom)
-    return emptyView(slug, window, Math.floor(now), "unconfigured", "Prometheus is not configured: set PROMETHEUS_URL to see KPIs.");
+    return emptyView(
+      slug,
+      window,
+      Math.floor(now),
+      "unconfigured",
+      "Prometheus is not configured: set PROMETHEUS_URL to see KPIs.",
+    );
   const at = prom.alignTime(now);
   const matchers = budget.endToEndSource?.matchers ?? null;
   const slo = primarySlo(await listSloRows(db, service.id), budget);
@@ -100,7 +119,12 @@ export async function getKpis({
     const le = await fetchLeValues(prom, slo.source, at);
     const counted = countThreshold(slo.thresholdMs, le.status === "success" ? le.le : null, slo.thresholdMode);
     rates = { good: (w) => goodRateExpr(slo.source, counted, w), total: (w) => totalRateExpr(slo.source, w) };
-    sloInfo = { name: slo.name, thresholdMs: slo.thresholdMs, objective: slo.objective, explanation: counted.explanation };
+    sloInfo = {
+      name: slo.name,
+      thresholdMs: slo.thresholdMs,
+      objective: slo.objective,
+      explanation: counted.explanation,
+    };
   }
   const view = { ...emptyView(slug, window, at, "up", null), selector: matchers, slo: sloInfo };
   if (!matchers && !rates) {
@@ -116,7 +140,8 @@ export async function getKpis({
   const spark = sparkRange(durationSeconds(window), at);
   const sparkExprs: Record<string, string> = { ...scalars(spark.rateWindow) } as Record<string, string>;
   if (matchers)
-    for (const kind of HISTOGRAM_KINDS) sparkExprs[`${kind}P95Ms`] = `1000 * ${quantileExpr(kind, m, 0.95, spark.rateWindow)}`;
+    for (const kind of HISTOGRAM_KINDS)
+      sparkExprs[`${kind}P95Ms`] = `1000 * ${quantileExpr(kind, m, 0.95, spark.rateWindow)}`;
 
   const [buckets, instant, range] = await Promise.all([
     matchers
@@ -143,8 +168,18 @@ export async function getKpis({
       });
       if (index < 0) continue;
       const groups = buckets.groups.get(`${kind}:${index}`)!;
-      const percentiles: Percentiles = { p50: null, p95: null, p99: null, lowerBounds: [], metric: KPI_HISTOGRAMS[kind][index]! };
-      for (const [key, q] of [["p50", 0.5], ["p95", 0.95], ["p99", 0.99]] as const) {
+      const percentiles: Percentiles = {
+        p50: null,
+        p95: null,
+        p99: null,
+        lowerBounds: [],
+        metric: KPI_HISTOGRAMS[kind][index]!,
+      };
+      for (const [key, q] of [
+        ["p50", 0.5],
+        ["p95", 0.95],
+        ["p99", 0.99],
+      ] as const) {
         const estimate = histogramQuantile(q, groups);
         if (estimate.kind === "none") continue;
         percentiles[key] = estimate.value * 1000;
@@ -160,8 +195,7 @@ export async function getKpis({
   if (range.status === "success")
     for (const series of range.series) {
       const name = series.metric[KPI_LABEL];
-      if (name)
-        (view.sparklines as Record<string, Sparkline>)[name] = series.points.map(([t, v]) => [t, known(v)]);
+      if (name) (view.sparklines as Record<string, Sparkline>)[name] = series.points.map(([t, v]) => [t, known(v)]);
     }
   view.cacheHitRates = { prefix: view.prefixCacheHitRate, response: view.responseCacheHitRate };
   view.cacheHitRate = view.prefixCacheHitRate ?? view.responseCacheHitRate;

@@ -50,7 +50,11 @@ async function decidedExperiments(db: Db, slug: string): Promise<ExperimentOutco
         verdict: analysis.verdict.sentence,
         judged:
           before?.ok && after?.ok && indicator
-            ? { label: `${indicator} p${Math.round(x.judgedPercentile * 100)}`, beforeMs: before.value, afterMs: after.value }
+            ? {
+                label: `${indicator} p${Math.round(x.judgedPercentile * 100)}`,
+                beforeMs: before.value,
+                afterMs: after.value,
+              }
             : null,
         costRelative: analysis.cost?.relative ?? null,
       };

@@ -113,7 +113,11 @@ export async function getWhatIf({
     changes.push({ ...where, ...change } as Change);
   });
   if (Object.keys(fields).length)
-    throw new AppError("VALIDATION_FAILED", `The query has ${Object.keys(fields).length} change(s) it cannot apply.`, fields);
+    throw new AppError(
+      "VALIDATION_FAILED",
+      `The query has ${Object.keys(fields).length} change(s) it cannot apply.`,
+      fields,
+    );
 
   const view: WhatIfView = {
     slug,
@@ -130,7 +134,11 @@ export async function getWhatIf({
     stackedMs: null,
     correlationGapMs: null,
     adjustedEndToEndMs: null,
-    changes: changes.map((c) => ({ component: c.label, stage: budget.stages[c.stage]!.name, change: describeChange(c) })),
+    changes: changes.map((c) => ({
+      component: c.label,
+      stage: budget.stages[c.stage]!.name,
+      change: describeChange(c),
+    })),
     method: WHATIF_METHOD,
     assumptions: WHATIF_ASSUMPTIONS,
     errorBoundMs: null,

@@ -93,12 +93,16 @@ export async function startTrafficGenerator(
   const vllmLabels = ["service", "model_name"];
   const engineHistogram = (name: string, help: string, buckets: number[]) =>
     new Histogram({ name, help, labelNames: vllmLabels, buckets, registers: [registry] });
-  const e2e = engineHistogram("vllm:e2e_request_latency_seconds", "End-to-end request latency.", [
-    0.3, 0.5, 0.8, 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10, 15, 20, 30, 60,
-  ]);
-  const inference = engineHistogram("vllm:request_inference_time_seconds", "Time in prefill and decode.", [
-    0.01, 0.025, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10,
-  ]);
+  const e2e = engineHistogram(
+    "vllm:e2e_request_latency_seconds",
+    "End-to-end request latency.",
+    [0.3, 0.5, 0.8, 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10, 15, 20, 30, 60],
+  );
+  const inference = engineHistogram(
+    "vllm:request_inference_time_seconds",
+    "Time in prefill and decode.",
+    [0.01, 0.025, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10],
+  );
   const engineCounter = (name: string, help: string, extra: string[] = []) =>
     new Counter({ name, help, labelNames: [...vllmLabels, ...extra], registers: [registry] });
   const success = engineCounter("vllm:request_success_total", "Finished requests.", ["finished_reason"]);

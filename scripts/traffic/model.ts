@@ -42,7 +42,10 @@ export function logNormalMs(medianMs: number, p95Ms: number, random: () => numbe
  * The queue stage's time is drawn from that model, so the capacity view's prediction and the
  * measured queue histogram agree.
  */
-export const ENGINE = { slotsPer20Rps: 8, serviceTimeS: { none: 0.24, rag: 0.24, queue: 0.34 } as Record<IncidentMode, number> };
+export const ENGINE = {
+  slotsPer20Rps: 8,
+  serviceTimeS: { none: 0.24, rag: 0.24, queue: 0.34 } as Record<IncidentMode, number>,
+};
 
 export function engineSlots(arrivalRps: number): number {
   return Math.max(1, Math.round((ENGINE.slotsPer20Rps * arrivalRps) / 20));

@@ -20,7 +20,9 @@ export default async function CapacityPage({ params, searchParams }: Props) {
   const { slug } = await params;
   const search = await searchParams;
   const query = Object.fromEntries(
-    (["window", "servers"] as const).flatMap((k) => (typeof search[k] === "string" && search[k] ? [[k, search[k]]] : [])),
+    (["window", "servers"] as const).flatMap((k) =>
+      typeof search[k] === "string" && search[k] ? [[k, search[k]]] : [],
+    ),
   );
   const { prom } = runtime();
   const view = await orNotFound((db) =>

@@ -24,7 +24,8 @@ export default async function KpiPage({ params, searchParams }: Props) {
   // A hand-edited link with a bad window opens the default view rather than an error.
   const view = await orNotFound((db) =>
     getKpis({ db, prom, slug, query }).catch((error: unknown) => {
-      if (error instanceof AppError && error.code === "VALIDATION_FAILED") return getKpis({ db, prom, slug, query: {} });
+      if (error instanceof AppError && error.code === "VALIDATION_FAILED")
+        return getKpis({ db, prom, slug, query: {} });
       throw error;
     }),
   );

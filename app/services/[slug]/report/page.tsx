@@ -23,7 +23,8 @@ export default async function ReportPage({ params, searchParams }: Props) {
   const { prom } = runtime();
   const { report } = await orNotFound((db) =>
     getReport({ db, prom, slug, query }).catch((error: unknown) => {
-      if (error instanceof AppError && error.code === "VALIDATION_FAILED") return getReport({ db, prom, slug, query: {} });
+      if (error instanceof AppError && error.code === "VALIDATION_FAILED")
+        return getReport({ db, prom, slug, query: {} });
       throw error;
     }),
   );

@@ -17,7 +17,8 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: `What-if · ${(await params).slug}` };
 }
 
-const list = (value: string | string[] | undefined) => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+const list = (value: string | string[] | undefined) =>
+  value === undefined ? [] : Array.isArray(value) ? value : [value];
 const one = (value: string | string[] | undefined) => (typeof value === "string" && value ? value : undefined);
 
 export default async function WhatIfPage({ params, searchParams }: Props) {

@@ -6,7 +6,11 @@ export const dynamic = "force-dynamic";
 
 // JSON for scripts; ?format=md for a wiki page (served as text/markdown, downloadable).
 export const GET = route<{ slug: string }>(async (request, { slug }) => {
-  const { report, format, markdown } = await getReport({ ...runtime(), slug: slugParam(slug), query: queryOf(request) });
+  const { report, format, markdown } = await getReport({
+    ...runtime(),
+    slug: slugParam(slug),
+    query: queryOf(request),
+  });
   if (format === "json") return json(report);
   return new Response(markdown, {
     headers: {

@@ -3,6 +3,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { CdfChart, type CdfSeries } from "@/components/charts/cdf-chart";
+import { PercentileButtons, PERCENTILES } from "@/components/ui/percentile-buttons";
 import { Badge, Button, Card, Select, TextInput } from "@/components/ui/primitives";
 import { formatPercent, formatSignedMs } from "@/lib/domain/format";
 import { ApiError } from "@/lib/queries/api";
@@ -11,12 +12,6 @@ import type { WhatIfView as View } from "@/lib/services/whatif";
 import { LiveBanner } from "./live-banner";
 import { useViewUrl } from "./use-view-url";
 import { WindowSelect } from "./window-select";
-
-const QUANTILES = [
-  [0.5, "p50"],
-  [0.95, "p95"],
-  [0.99, "p99"],
-] as const;
 
 const ms = (value: number | null, digits = 1) => (value === null ? "no data" : `${value.toFixed(digits)} ms`);
 
@@ -57,7 +52,7 @@ export function WhatIfView({
     placeholderData: keepPreviousData,
     refetchInterval: 30_000,
   });
-  const key = QUANTILES.find(([q]) => q === params.quantile)?.[1] ?? "p95";
+  const key = PERCENTILES.find(([q]) => q === params.quantile)?.[1] ?? "p95";
   const changeErrors = error instanceof ApiError ? Object.values(error.body.fields ?? {}) : [];
 
   function addChange(event: React.FormEvent) {
@@ -100,19 +95,7 @@ export function WhatIfView({
   return (
     <div className="space-y-4">
       <Card className="flex flex-wrap items-end gap-4 text-sm">
-        <fieldset className="flex items-center gap-1" aria-label="Percentile">
-          {QUANTILES.map(([q, label]) => (
-            <Button
-              key={q}
-              type="button"
-              variant={params.quantile === q ? "primary" : "secondary"}
-              aria-pressed={params.quantile === q}
-              onClick={() => setUrl({ quantile: String(q) })}
-            >
-              {label}
-            </Button>
-          ))}
-        </fieldset>
+        <PercentileButtons value={params.quantile} onChange={(q) => setUrl({ quantile: String(q) })} />
         <WindowSelect value={params.window} onChange={(w) => setUrl({ window: w })} />
         <form className="flex flex-wrap items-end gap-2" onSubmit={addChange}>
           <label className="flex flex-col gap-1">
@@ -204,8 +187,8 @@ export function WhatIfView({
           {view.changes.length > 0 && view.adjustedEndToEndMs !== null && (
             <p className="text-sm" data-testid="adjusted">
               {view.changes.map((c) => `${c.component} ${c.change}`).join(", ")}: predicted {key} moves{" "}
-              <strong>{formatSignedMs((view.predictedEndToEndMs ?? 0) - (view.baselinePredictedMs ?? 0))}</strong>; applied to the
-              measured end to end that is <strong>{ms(view.adjustedEndToEndMs)}</strong>.
+              <strong>{formatSignedMs((view.predictedEndToEndMs ?? 0) - (view.baselinePredictedMs ?? 0))}</strong>;
+              applied to the measured end to end that is <strong>{ms(view.adjustedEndToEndMs)}</strong>.
             </p>
           )}
           {series.length > 0 && series.some((s) => s.points.length) && (

@@ -5,6 +5,7 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useState } from "react";
 import { WaterfallChart } from "@/components/charts/waterfall-chart";
 import { Field } from "@/components/ui/field";
+import { PercentileButtons, PERCENTILES } from "@/components/ui/percentile-buttons";
 import { Button, Card, Select, TextInput, cx } from "@/components/ui/primitives";
 import { formatMs } from "@/lib/domain/format";
 import { queries, type WaterfallParams } from "@/lib/queries/resources";
@@ -14,11 +15,6 @@ import { ComponentTable } from "./component-table";
 import { toRows } from "./to-rows";
 
 const WINDOWS = ["5m", "15m", "1h", "6h", "24h"];
-const QUANTILES = [
-  [0.5, "p50"],
-  [0.95, "p95"],
-  [0.99, "p99"],
-] as const;
 const REFRESH_MS = 15_000;
 
 function toLocalInput(unix: number): string {
@@ -70,24 +66,13 @@ export function WaterfallView({
     setTimeout(() => setCopied(false), 2000);
   }
 
-  const key = QUANTILES.find(([q]) => q === view.quantile)?.[1] ?? "p95";
+  const key = PERCENTILES.find(([q]) => q === view.quantile)?.[1] ?? "p95";
   const delta = view.measuredEndToEndMs !== null ? view.stackedMs - view.measuredEndToEndMs : null;
 
   return (
     <div className="space-y-4">
       <Card className="flex flex-wrap items-end gap-3 text-sm">
-        <fieldset className="flex items-center gap-1" aria-label="Percentile">
-          {QUANTILES.map(([q, label]) => (
-            <Button
-              key={label}
-              variant={q === query.quantile ? "primary" : "secondary"}
-              aria-pressed={q === query.quantile}
-              onClick={() => update({ quantile: String(q) })}
-            >
-              {label}
-            </Button>
-          ))}
-        </fieldset>
+        <PercentileButtons value={query.quantile} onChange={(q) => update({ quantile: String(q) })} />
         <Field label="Window">
           {(control) => (
             <Select

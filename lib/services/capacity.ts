@@ -1,5 +1,4 @@
 import "server-only";
-import type { Db } from "@/lib/db/client";
 import { percentileKeyOf } from "@/lib/domain/budget";
 import {
   maxRpsWithinWaitBudget,
@@ -14,11 +13,11 @@ import {
 import { histogramQuantile } from "@/lib/domain/histogram";
 import { known } from "@/lib/domain/kpis";
 import { fetchBucketRates } from "@/lib/prometheus/buckets";
-import type { CoalescingClient } from "@/lib/prometheus/coalesce";
 import { capacityExprs, KPI_LABEL, taggedExprs } from "@/lib/prometheus/kpis";
 import { assertDuration, selector } from "@/lib/prometheus/promql";
 import { capacityPlanSchema, capacityQuerySchema, queueInputSchema } from "@/lib/schemas/insights";
 import { parseInput } from "@/lib/schemas/parse";
+import type { LiveViewArgs } from "./runtime";
 import type { Actor } from "./actor";
 import { getBudgetForLiveView, type BudgetView } from "./budgets";
 import { guardedRead } from "./mutation";
@@ -95,13 +94,7 @@ export async function getLiveCapacity({
   slug,
   query,
   now = Date.now() / 1000,
-}: {
-  db: Db;
-  prom: CoalescingClient | null;
-  slug: string;
-  query: unknown;
-  now?: number;
-}): Promise<LiveCapacity> {
+}: LiveViewArgs): Promise<LiveCapacity> {
   const { window, servers: askedServers } = parseInput(capacityQuerySchema, query, "The query");
   const budget = await getBudgetForLiveView({ db, slug });
   const key = percentileKeyOf(budget.quantile) ?? "p95";

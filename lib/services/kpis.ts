@@ -1,5 +1,4 @@
 import "server-only";
-import type { Db } from "@/lib/db/client";
 import { listSloRows, type SloRow } from "@/lib/db/slos";
 import { histogramQuantile } from "@/lib/domain/histogram";
 import {
@@ -11,13 +10,13 @@ import {
   type ScalarKpi,
 } from "@/lib/domain/kpis";
 import { fetchBucketRates, fetchLeValues } from "@/lib/prometheus/buckets";
-import type { CoalescingClient } from "@/lib/prometheus/coalesce";
 import { KPI_LABEL, quantileExpr, scalarExprs, taggedExprs, type SloRates } from "@/lib/prometheus/kpis";
 import { queryRange } from "@/lib/prometheus/range";
 import { countThreshold, goodRateExpr, totalRateExpr } from "@/lib/prometheus/sli";
 import { durationSeconds } from "@/lib/schemas/live";
 import { kpiQuerySchema } from "@/lib/schemas/insights";
 import { parseInput } from "@/lib/schemas/parse";
+import type { LiveViewArgs } from "./runtime";
 import { getBudgetForLiveView, type BudgetView } from "./budgets";
 import { getServiceOrThrow } from "./services";
 
@@ -86,19 +85,7 @@ function emptyView(
   };
 }
 
-export async function getKpis({
-  db,
-  prom,
-  slug,
-  query,
-  now = Date.now() / 1000,
-}: {
-  db: Db;
-  prom: CoalescingClient | null;
-  slug: string;
-  query: unknown;
-  now?: number;
-}): Promise<KpiView> {
+export async function getKpis({ db, prom, slug, query, now = Date.now() / 1000 }: LiveViewArgs): Promise<KpiView> {
   const { window } = parseInput(kpiQuerySchema, query, "The query");
   const service = await getServiceOrThrow({ db, slug });
   const budget = await getBudgetForLiveView({ db, slug });

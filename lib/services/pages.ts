@@ -42,3 +42,16 @@ export async function orNotFound<T>(load: (database: Db) => Promise<T>): Promise
     throw error;
   }
 }
+
+/** For live views: a hand-edited link with a bad parameter opens the default view rather than an error. */
+export async function viewOrDefault<T>(
+  load: (query: Record<string, unknown>) => Promise<T>,
+  query: Record<string, unknown>,
+): Promise<T> {
+  try {
+    return await load(query);
+  } catch (error) {
+    if (error instanceof AppError && error.code === "VALIDATION_FAILED") return load({});
+    throw error;
+  }
+}

@@ -1,13 +1,14 @@
 import "server-only";
 import { parse } from "yaml";
 import type { Db } from "@/lib/db/client";
+import type { CoalescingClient } from "@/lib/prometheus/coalesce";
 import { buildReport, type AlertRuleInForce, type BottleneckReport, type ExperimentOutcome } from "@/lib/domain/report";
 import { reportMarkdown } from "@/lib/domain/report-markdown";
 import { buildWaterfall } from "@/lib/domain/waterfall";
 import { fetchBucketRates } from "@/lib/prometheus/buckets";
-import type { CoalescingClient } from "@/lib/prometheus/coalesce";
 import { reportQuerySchema } from "@/lib/schemas/insights";
 import { parseInput } from "@/lib/schemas/parse";
+import type { LiveViewArgs } from "./runtime";
 import { getAlerts } from "./alerts";
 import { getBudgetForLiveView } from "./budgets";
 import { getAnalysis, listExperiments } from "./experiments/experiments";
@@ -93,13 +94,7 @@ export async function getReport({
   slug,
   query,
   now = Date.now() / 1000,
-}: {
-  db: Db;
-  prom: CoalescingClient | null;
-  slug: string;
-  query: unknown;
-  now?: number;
-}): Promise<{ report: ReportView; format: "json" | "md"; markdown: string }> {
+}: LiveViewArgs): Promise<{ report: ReportView; format: "json" | "md"; markdown: string }> {
   const { window, format } = parseInput(reportQuerySchema, query, "The query");
   const service = await getServiceOrThrow({ db, slug });
   const budget = await getBudgetForLiveView({ db, slug });

@@ -7,3 +7,6 @@ import { prometheus } from "@/lib/prometheus/instance";
 export function runtime(): { db: Db; prom: CoalescingClient | null } {
   return { db: db(), prom: prometheus() };
 }
+
+/** What every live view is asked with: where to read, which service, the raw query, and "now". */
+export type LiveViewArgs = { db: Db; prom: CoalescingClient | null; slug: string; query: unknown; now?: number };

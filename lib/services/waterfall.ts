@@ -1,12 +1,12 @@
 import "server-only";
 import { componentKey, END_TO_END_KEY, buildWaterfall, type WaterfallModel } from "@/lib/domain/waterfall";
 import type { MetricSource } from "@/lib/domain/budget";
-import type { Db } from "@/lib/db/client";
 import { fetchBucketRates } from "@/lib/prometheus/buckets";
 import type { CoalescingClient } from "@/lib/prometheus/coalesce";
 import { parseInput } from "@/lib/schemas/parse";
 import { waterfallQuerySchema, type WaterfallQuery } from "@/lib/schemas/live";
 import { getBudgetForLiveView, type BudgetView } from "./budgets";
+import type { LiveViewArgs } from "./runtime";
 
 // The on-call view. One Prometheus query per view (all components and the end-to-end
 // histogram together); when Prometheus fails, the last good answer is served marked stale.
@@ -81,7 +81,7 @@ function compareTime(at: number, compare: string | undefined): { at: number; lab
   return { at: Number(compare), label: new Date(Number(compare) * 1000).toISOString() };
 }
 
-type WaterfallArgs = { db: Db; prom: CoalescingClient | null; slug: string; query: unknown; now?: number };
+type WaterfallArgs = LiveViewArgs;
 
 /** The time a view is answered for: the asked `at`, or now, aligned to the client's step. */
 function viewTime(prom: CoalescingClient | null, query: WaterfallQuery, now: number): number {

@@ -1,5 +1,4 @@
 import "server-only";
-import type { Db } from "@/lib/db/client";
 import type { Bucket } from "@/lib/domain/histogram";
 import { normaliseBuckets } from "@/lib/domain/histogram";
 import { buildWaterfall, componentKey, END_TO_END_KEY } from "@/lib/domain/waterfall";
@@ -14,9 +13,9 @@ import {
 } from "@/lib/domain/whatif";
 import { AppError } from "@/lib/errors";
 import { fetchBucketRates } from "@/lib/prometheus/buckets";
-import type { CoalescingClient } from "@/lib/prometheus/coalesce";
 import { whatIfQuerySchema } from "@/lib/schemas/insights";
 import { parseInput } from "@/lib/schemas/parse";
+import type { LiveViewArgs } from "./runtime";
 import { getBudgetForLiveView } from "./budgets";
 import { sourcesOf } from "./waterfall";
 
@@ -86,19 +85,7 @@ function measuredCdf(buckets: readonly Bucket[] | undefined, upToMs: number): [n
   return points;
 }
 
-export async function getWhatIf({
-  db,
-  prom,
-  slug,
-  query,
-  now = Date.now() / 1000,
-}: {
-  db: Db;
-  prom: CoalescingClient | null;
-  slug: string;
-  query: unknown;
-  now?: number;
-}): Promise<WhatIfView> {
+export async function getWhatIf({ db, prom, slug, query, now = Date.now() / 1000 }: LiveViewArgs): Promise<WhatIfView> {
   const parsed = parseInput(whatIfQuerySchema, query, "The query");
   const budget = await getBudgetForLiveView({ db, slug });
   const fields: Record<string, string> = {};

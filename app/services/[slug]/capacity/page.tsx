@@ -1,8 +1,7 @@
 import type { Metadata } from "next";
 import { CapacityView } from "@/components/insights/capacity-view";
-import { AppError } from "@/lib/errors";
 import { getLiveCapacity } from "@/lib/services/capacity";
-import { orNotFound } from "@/lib/services/pages";
+import { orNotFound, viewOrDefault } from "@/lib/services/pages";
 import { runtime } from "@/lib/services/runtime";
 
 export const dynamic = "force-dynamic";
@@ -25,13 +24,7 @@ export default async function CapacityPage({ params, searchParams }: Props) {
     ),
   );
   const { prom } = runtime();
-  const view = await orNotFound((db) =>
-    getLiveCapacity({ db, prom, slug, query }).catch((error: unknown) => {
-      if (error instanceof AppError && error.code === "VALIDATION_FAILED")
-        return getLiveCapacity({ db, prom, slug, query: {} });
-      throw error;
-    }),
-  );
+  const view = await orNotFound((db) => viewOrDefault((q) => getLiveCapacity({ db, prom, slug, query: q }), query));
   return (
     <CapacityView
       slug={slug}

@@ -1,8 +1,7 @@
 import type { Metadata } from "next";
 import { KpiView } from "@/components/insights/kpi-view";
-import { AppError } from "@/lib/errors";
 import { getKpis } from "@/lib/services/kpis";
-import { orNotFound } from "@/lib/services/pages";
+import { orNotFound, viewOrDefault } from "@/lib/services/pages";
 import { runtime } from "@/lib/services/runtime";
 
 export const dynamic = "force-dynamic";
@@ -21,13 +20,6 @@ export default async function KpiPage({ params, searchParams }: Props) {
   const window = (await searchParams).window;
   const query = typeof window === "string" && window ? { window } : {};
   const { prom } = runtime();
-  // A hand-edited link with a bad window opens the default view rather than an error.
-  const view = await orNotFound((db) =>
-    getKpis({ db, prom, slug, query }).catch((error: unknown) => {
-      if (error instanceof AppError && error.code === "VALIDATION_FAILED")
-        return getKpis({ db, prom, slug, query: {} });
-      throw error;
-    }),
-  );
+  const view = await orNotFound((db) => viewOrDefault((q) => getKpis({ db, prom, slug, query: q }), query));
   return <KpiView slug={slug} window={view.window} initial={view} />;
 }

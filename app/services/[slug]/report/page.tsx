@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import { ReportView } from "@/components/insights/report-view";
-import { AppError } from "@/lib/errors";
-import { orNotFound } from "@/lib/services/pages";
+import { orNotFound, viewOrDefault } from "@/lib/services/pages";
 import { getReport } from "@/lib/services/report";
 import { runtime } from "@/lib/services/runtime";
 
@@ -21,12 +20,6 @@ export default async function ReportPage({ params, searchParams }: Props) {
   const window = (await searchParams).window;
   const query = typeof window === "string" && window ? { window } : {};
   const { prom } = runtime();
-  const { report } = await orNotFound((db) =>
-    getReport({ db, prom, slug, query }).catch((error: unknown) => {
-      if (error instanceof AppError && error.code === "VALIDATION_FAILED")
-        return getReport({ db, prom, slug, query: {} });
-      throw error;
-    }),
-  );
+  const { report } = await orNotFound((db) => viewOrDefault((q) => getReport({ db, prom, slug, query: q }), query));
   return <ReportView slug={slug} window={report.window} initial={report} />;
 }

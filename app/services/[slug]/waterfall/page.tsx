@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import { WaterfallView } from "@/components/waterfall/waterfall-view";
-import { AppError } from "@/lib/errors";
-import { orNotFound } from "@/lib/services/pages";
+import { orNotFound, viewOrDefault } from "@/lib/services/pages";
 import { runtime } from "@/lib/services/runtime";
 import { getWaterfall } from "@/lib/services/waterfall";
 
@@ -33,13 +32,7 @@ export default async function WaterfallPage({ params, searchParams }: Props) {
   const { prom } = runtime();
   // Server-rendered first paint: the page arrives with the numbers in it. A hand-edited link
   // with a bad parameter opens the default view rather than an error.
-  const view = await orNotFound((db) =>
-    getWaterfall({ db, prom, slug, query }).catch((error: unknown) => {
-      if (error instanceof AppError && error.code === "VALIDATION_FAILED")
-        return getWaterfall({ db, prom, slug, query: {} });
-      throw error;
-    }),
-  );
+  const view = await orNotFound((db) => viewOrDefault((q) => getWaterfall({ db, prom, slug, query: q }), query));
   return (
     <WaterfallView
       slug={slug}

@@ -119,12 +119,16 @@ export async function startTrafficGenerator(
 
   let incident: IncidentMode = "none";
   const tickMs = 250;
-  const perTick = ((options.requestsPerSecond ?? 20) * tickMs) / 1000;
-  const arrivalRps = (perTick * 1000) / tickMs;
+  const arrivalRps = options.requestsPerSecond ?? 20;
   slots.set({ service }, engineSlots(arrivalRps));
+  // Requests follow the wall clock, not the tick count: a busy machine that fires ticks late still
+  // generates the configured rate (in bursts), so the engine model's arrival rate stays true.
   let carry = 0;
+  let last = performance.now();
   const timer = setInterval(() => {
-    carry += perTick;
+    const now = performance.now();
+    carry = Math.min(carry + (arrivalRps * (now - last)) / 1000, arrivalRps * 10);
+    last = now;
     for (; carry >= 1; carry--) {
       const r = simulateRequest(incident, Math.random, arrivalRps);
       for (const c of COMPONENTS)

@@ -3,6 +3,8 @@ import type { MetricSource } from "@/lib/domain/budget";
 import { formatMs } from "@/lib/domain/format";
 import { parseLe } from "@/lib/domain/histogram";
 import { resolveThreshold, type ThresholdMode } from "@/lib/domain/slo";
+import { fetchLeValues } from "./buckets";
+import type { PrometheusClient } from "./client";
 import { assertDuration, selector } from "./promql";
 
 // The SLO's indicator as PromQL: "good" is the bucket at the threshold (or a weighted pair of
@@ -69,6 +71,20 @@ export function countThreshold(
     terms,
     explanation: `${formatMs(thresholdMs)} is not a bucket bound: interpolated between ${formatMs(lower * 1000)} and ${formatMs(above! * 1000)}.`,
   };
+}
+
+/** An SLO's threshold counted against its histogram's real `le` values, read from Prometheus when there is one. */
+export async function countSloThreshold(
+  client: PrometheusClient | null,
+  slo: {
+    source: Pick<MetricSource, "metric" | "matchers">;
+    thresholdMs: number;
+    thresholdMode: "snap" | "interpolate";
+  },
+  time: number,
+): Promise<CountedThreshold> {
+  const le = client ? await fetchLeValues(client, slo.source, time) : null;
+  return countThreshold(slo.thresholdMs, le?.status === "success" ? le.le : null, slo.thresholdMode);
 }
 
 function bucketRate(source: Pick<MetricSource, "metric" | "matchers">, le: string, window: string): string {

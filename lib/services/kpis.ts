@@ -9,10 +9,10 @@ import {
   type Percentiles,
   type ScalarKpi,
 } from "@/lib/domain/kpis";
-import { fetchBucketRates, fetchLeValues } from "@/lib/prometheus/buckets";
+import { fetchBucketRates } from "@/lib/prometheus/buckets";
 import { KPI_LABEL, quantileExpr, scalarExprs, taggedExprs, type SloRates } from "@/lib/prometheus/kpis";
 import { queryRange } from "@/lib/prometheus/range";
-import { countThreshold, goodRateExpr, totalRateExpr } from "@/lib/prometheus/sli";
+import { countSloThreshold, goodRateExpr, totalRateExpr } from "@/lib/prometheus/sli";
 import { durationSeconds } from "@/lib/schemas/live";
 import { kpiQuerySchema } from "@/lib/schemas/insights";
 import { parseInput } from "@/lib/schemas/parse";
@@ -103,8 +103,7 @@ export async function getKpis({ db, prom, slug, query, now = Date.now() / 1000 }
   let rates: SloRates | null = null;
   let sloInfo: KpiView["slo"] = null;
   if (slo) {
-    const le = await fetchLeValues(prom, slo.source, at);
-    const counted = countThreshold(slo.thresholdMs, le.status === "success" ? le.le : null, slo.thresholdMode);
+    const counted = await countSloThreshold(prom, slo, at);
     rates = { good: (w) => goodRateExpr(slo.source, counted, w), total: (w) => totalRateExpr(slo.source, w) };
     sloInfo = {
       name: slo.name,

@@ -1,5 +1,4 @@
 import "server-only";
-import { parse } from "yaml";
 import type { Db } from "@/lib/db/client";
 import type { CoalescingClient } from "@/lib/prometheus/coalesce";
 import { buildReport, type AlertRuleInForce, type BottleneckReport, type ExperimentOutcome } from "@/lib/domain/report";
@@ -13,7 +12,7 @@ import { getAlerts } from "./alerts";
 import { getBudgetForLiveView } from "./budgets";
 import { getAnalysis, listExperiments } from "./experiments/experiments";
 import { listOptimizations } from "./optimizations";
-import { getRulesFile } from "./rules";
+import { getRuleGroups } from "./rules";
 import { getServiceOrThrow } from "./services";
 import { sourcesOf } from "./waterfall";
 
@@ -63,26 +62,23 @@ async function decidedExperiments(db: Db, slug: string): Promise<ExperimentOutco
   );
 }
 
-type RuleFile = { groups?: { rules?: { alert?: string; labels?: Record<string, string>; for?: string }[] }[] };
-
 async function alertRulesInForce(
   db: Db,
   prom: CoalescingClient | null,
   slug: string,
 ): Promise<{ rules: AlertRuleInForce[]; loaded: boolean | null }> {
-  const [file, alerts] = await Promise.all([
-    getRulesFile({ db, prom, slug, dashboardUrl: "" }),
+  const [groups, alerts] = await Promise.all([
+    getRuleGroups({ db, prom, slug, dashboardUrl: "" }),
     getAlerts({ db, prom, query: { service: slug } }),
   ]);
-  const rules = ((parse(file.text) as RuleFile).groups ?? []).flatMap((g) =>
-    (g.rules ?? []).flatMap((r) => {
-      if (!r.alert) return [];
-      const labels = r.labels ?? {};
+  const rules = groups.flatMap((g) =>
+    g.rules.flatMap((r) => {
+      if (!("alert" in r)) return [];
       const active = alerts.alerts.filter(
-        (a) => a.name === r.alert && Object.entries(labels).every(([k, v]) => a.labels[k] === v),
+        (a) => a.name === r.alert && Object.entries(r.labels).every(([k, v]) => a.labels[k] === v),
       );
       const state = active.some((a) => a.state === "firing") ? "firing" : active.length ? "pending" : "inactive";
-      return [{ name: r.alert, labels, for: r.for ?? "0s", state } as AlertRuleInForce];
+      return [{ name: r.alert, labels: r.labels, for: r.for ?? "0s", state } satisfies AlertRuleInForce];
     }),
   );
   return { rules, loaded: prom && !alerts.error ? alerts.rulesLoaded : null };

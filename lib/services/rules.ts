@@ -7,12 +7,17 @@ import { listServiceRows, type ServiceRow } from "@/lib/db/services";
 import { listSloRows } from "@/lib/db/slos";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { fetchLeValues } from "@/lib/prometheus/buckets";
 import type { CoalescingClient } from "@/lib/prometheus/coalesce";
 import { prometheus } from "@/lib/prometheus/instance";
 import { forgetLoadedRules } from "@/lib/prometheus/loaded-rules";
-import { buildRuleGroups, renderRules, type RuleService, type RulesFormat } from "@/lib/prometheus/rules";
-import { countThreshold } from "@/lib/prometheus/sli";
+import {
+  buildRuleGroups,
+  renderRules,
+  type RuleGroup,
+  type RuleService,
+  type RulesFormat,
+} from "@/lib/prometheus/rules";
+import { countSloThreshold } from "@/lib/prometheus/sli";
 import { parseInput } from "@/lib/schemas/parse";
 
 // The rule file of one service or of all of them, from what is stored now and the histograms'
@@ -36,16 +41,34 @@ async function ruleService(db: Db, prom: CoalescingClient | null, row: ServiceRo
     slug: row.slug,
     name: row.name,
     budget: row.budget,
-    slos: await Promise.all(
-      slos.map(async (slo) => {
-        const le = prom ? await fetchLeValues(prom, slo.source, time) : null;
-        return {
-          ...slo,
-          counted: countThreshold(slo.thresholdMs, le?.status === "success" ? le.le : null, slo.thresholdMode),
-        };
-      }),
-    ),
+    slos: await Promise.all(slos.map(async (slo) => ({ ...slo, counted: await countSloThreshold(prom, slo, time) }))),
   };
+}
+
+/** The rule groups of one service or of all of them, before rendering (the report lists their alerts). */
+export async function getRuleGroups({
+  db,
+  prom,
+  slug,
+  dashboardUrl,
+  componentFor,
+  now = Date.now() / 1000,
+}: {
+  db: Db;
+  prom: CoalescingClient | null;
+  slug?: string;
+  dashboardUrl: string;
+  componentFor?: string;
+  now?: number;
+}): Promise<RuleGroup[]> {
+  const rows = (await listServiceRows(db)).filter((row) => slug === undefined || row.slug === slug);
+  if (slug !== undefined && rows.length === 0) throw new AppError("NOT_FOUND", `No service called “${slug}”.`);
+  const time = Math.floor(now);
+  const services = await Promise.all(rows.map((row) => ruleService(db, prom, row, time)));
+  return buildRuleGroups(services, {
+    dashboardUrl: env().LB_PUBLIC_URL ?? dashboardUrl,
+    componentFor: componentFor ?? env().LB_ALERT_FOR,
+  });
 }
 
 export async function getRulesFile({
@@ -65,14 +88,7 @@ export async function getRulesFile({
   now?: number;
 }): Promise<{ text: string; filename: string; format: RulesFormat }> {
   const options = parseInput(rulesQuerySchema, query, "The query");
-  const rows = (await listServiceRows(db)).filter((row) => slug === undefined || row.slug === slug);
-  if (slug !== undefined && rows.length === 0) throw new AppError("NOT_FOUND", `No service called “${slug}”.`);
-  const time = Math.floor(now);
-  const services = await Promise.all(rows.map((row) => ruleService(db, prom, row, time)));
-  const groups = buildRuleGroups(services, {
-    dashboardUrl: env().LB_PUBLIC_URL ?? dashboardUrl,
-    componentFor: options.for ?? env().LB_ALERT_FOR,
-  });
+  const groups = await getRuleGroups({ db, prom, slug, dashboardUrl, componentFor: options.for, now });
   const name = slug ? `latency-budgets-${slug}` : "latency-budgets";
   return {
     text: renderRules(groups, options.format, name),

@@ -19,7 +19,7 @@ import { fetchBucketIncreases, fetchLeValues, GROUP_LABEL } from "@/lib/promethe
 import { loadedRules, sloGroupName } from "@/lib/prometheus/loaded-rules";
 import { recordedSelector, recordName } from "@/lib/prometheus/rules";
 import { stringLiteral } from "@/lib/prometheus/promql";
-import { countThreshold, sliceGoodExpr, type CountedThreshold } from "@/lib/prometheus/sli";
+import { countSloThreshold, sliceGoodExpr, type CountedThreshold } from "@/lib/prometheus/sli";
 import type { CoalescingClient } from "@/lib/prometheus/coalesce";
 import { parseInput } from "@/lib/schemas/parse";
 import {
@@ -330,8 +330,7 @@ async function statusOf(
   };
   const dataPath = { kind: "raw" as const, note };
   if (slo.budgetingMethod === "timeslices") {
-    const le = await fetchLeValues(prom, slo.source, time);
-    const counted = countThreshold(slo.thresholdMs, le.status === "success" ? le.le : null, slo.thresholdMode);
+    const counted = await countSloThreshold(prom, slo, time);
     return { ...(await timesliceStatus(prom, { ...base, ...thresholds }, slo, counted, view, time)), dataPath };
   }
   return { ...base, ...evaluation, dataPath };

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Bucket } from "@/lib/domain/histogram";
-import { normaliseBuckets } from "@/lib/domain/histogram";
+import { attainment, goodAndTotal } from "@/lib/domain/slo";
 import { buildWaterfall, componentKey, END_TO_END_KEY } from "@/lib/domain/waterfall";
 import {
   describeChange,
@@ -55,23 +55,9 @@ export type WhatIfView = {
   missing: string[];
 };
 
-/** The measured share at or under `ms`, reading the histogram as Prometheus does (uniform in a bucket). */
-export function shareAtOrBelow(buckets: readonly Bucket[], ms: number): number | null {
-  const sorted = normaliseBuckets(buckets);
-  const total = sorted[sorted.length - 1]?.count ?? 0;
-  if (!(total > 0) || sorted[sorted.length - 1]!.upperBound !== Number.POSITIVE_INFINITY) return null;
-  const s = ms / 1000;
-  let lower = 0;
-  let below = 0;
-  for (const b of sorted) {
-    if (s <= b.upperBound) {
-      if (!Number.isFinite(b.upperBound)) return below / total;
-      return (below + ((b.count - below) * (s - lower)) / (b.upperBound - lower)) / total;
-    }
-    lower = b.upperBound;
-    below = b.count;
-  }
-  return below / total;
+/** The measured share at or under `ms`, counted as the SLO page counts it (interpolated inside a bucket). */
+function shareAtOrBelow(buckets: readonly Bucket[], ms: number): number | null {
+  return attainment(goodAndTotal(buckets, ms / 1000));
 }
 
 function measuredCdf(buckets: readonly Bucket[] | undefined, upToMs: number): [number, number][] {

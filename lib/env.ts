@@ -22,6 +22,8 @@ const envSchema = z
       .default("5m"),
     /** Where to write the rule file and reload Prometheus on every change (the demo sets it). */
     LB_RULES_FILE: z.string().optional(),
+    /** promtool, to check the rule file before it is written; found on PATH when unset. */
+    LB_PROMTOOL: z.string().optional(),
     /** The bearer token Alertmanager's webhook must send; the webhook is refused while unset. */
     LB_ALERTMANAGER_TOKEN: z.string().min(16, "LB_ALERTMANAGER_TOKEN must be at least 16 characters").optional(),
     /** Signs session cookies. The launcher generates one into the data folder when unset. */

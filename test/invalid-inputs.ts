@@ -44,6 +44,8 @@ export const badName = (max: number) =>
     fc.constantFrom("", "   "),
     // Inside the name: at its edges a tab or a newline is whitespace, trimmed away like a space.
     fc.tuple(text, fc.integer({ min: 1, max: 31 }), text).map(([a, c, b]) => `${a}x${String.fromCharCode(c)}x${b}`),
+    // Template delimiters: names reach alert templates.
+    fc.tuple(text, fc.constantFrom("{{", "}}"), text).map(([a, d, b]) => `${a}x${d}x${b}`),
   );
 
 /** A number outside [min, max], or not a number. (−0 is left out: JSON writes it as 0.) */

@@ -164,6 +164,7 @@ describe(`alerting API (${inject("databaseKind")})`, () => {
     expect(body).toEqual({
       source: "prometheus",
       rulesLoaded: false,
+      rulesError: null,
       alerts: [],
       error: "Prometheus is not configured: set PROMETHEUS_URL.",
     });

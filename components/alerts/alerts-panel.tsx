@@ -48,7 +48,12 @@ export function AlertsPanel({
           </p>
         </div>
         {view.error && <p className="text-sm text-red-600 dark:text-red-400">{view.error}</p>}
-        {!view.error && !view.rulesLoaded && (
+        {!view.error && view.rulesError && (
+          <p className="text-sm text-red-600 dark:text-red-400" role="alert" data-testid="rules-error">
+            Alerts may be out of date: {view.rulesError}
+          </p>
+        )}
+        {!view.error && !view.rulesError && !view.rulesLoaded && (
           <p className="text-sm text-amber-700 dark:text-amber-300" data-testid="rules-not-loaded">
             Prometheus has not loaded this service&apos;s rules, so nothing here can fire. Download them and add the
             file to <code>rule_files</code> (see the README for kube-prometheus and Mimir).

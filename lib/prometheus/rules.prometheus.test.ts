@@ -281,6 +281,59 @@ describe("generated rules", () => {
     expect(result.ok).toBe(true);
   }, 60_000);
 
+  it("print names people typed as text, never as templates Prometheus evaluates", async () => {
+    // Without escaping, Go's template engine would run the query (printing 42) and refuse the
+    // file over "{{ broken"; promtool test rules expands labels and annotations as Prometheus does.
+    const component = 'Network {{ with query "vector(42)" }}{{ . | first | value }}{{ end }}';
+    const stage = "{{ broken";
+    const serviceName = 'Chat "quoted" \\ back}}slash';
+    const hostile: RuleService = {
+      ...chat,
+      name: serviceName,
+      slos: [slo({ name: "{{ 1 }} SLO" })],
+      budget: {
+        ...chat.budget!,
+        endToEndSource: null,
+        stages: [
+          { name: stage, components: [{ name: component, budgetMs: { p50: null, p95: 150, p99: null }, source: RAG }] },
+        ],
+      },
+    };
+    const rules = writeRules("hostile.yaml", [hostile]);
+    expect((await promtool("check", "rules", rules)).ok).toBe(true);
+    const bucket = (le: string, values: string) => ({
+      series: `llm_stage_duration_seconds_bucket{service="chat",stage="rag",le="${le}"}`,
+      values,
+    });
+    const test = writeTest("hostile.test.yaml", rules, [
+      {
+        interval: "1m",
+        input_series: [bucket("0.1", "0x20"), bucket("0.25", flat(60, 20)), bucket("+Inf", flat(60, 20))],
+        alert_rule_test: [
+          {
+            eval_time: "10m",
+            alertname: "ComponentOverBudget",
+            exp_alerts: [
+              {
+                exp_labels: { severity: "ticket", service: "chat", stage, component, quantile: "0.95" },
+                exp_annotations: {
+                  summary: `${serviceName}: ${component} p95 is 242.5ms, over its 150 ms budget`,
+                  description:
+                    `${component} (stage “${stage}”) has had a p95 over its 150 ms budget for 5m: 242.5ms over the last 5m. ` +
+                    "The TTFT target is 700 ms at p95. A percentile between bucket bounds is interpolated inside its bucket, as the waterfall does.",
+                  dashboard: "http://lb.example/services/chat/waterfall?quantile=p95&compare=1h&at=600",
+                },
+              },
+            ],
+          },
+        ],
+      },
+    ]);
+    const result = await promtool("test", "rules", test);
+    expect(result.output).toContain("SUCCESS");
+    expect(result.ok).toBe(true);
+  }, 60_000);
+
   it("a rule file promtool refuses makes the check fail (the check can fail)", async () => {
     writeFileSync(
       join(dir, "broken.yaml"),

@@ -4,13 +4,17 @@ import { percentileKeyOf, type BudgetDocument, type MetricSource } from "@/lib/d
 import { formatMs, formatPercent } from "@/lib/domain/format";
 import { ALERT_RULES, BURN_WINDOWS, burnRateFactor, type SloSpec } from "@/lib/domain/slo";
 import { assertDuration, bucketSelector, selector } from "./promql";
+import { checkRuleGroups } from "./rule-check";
 import { goodRateExpr, promNumber, sliceGoodExpr, totalRateExpr, type CountedThreshold } from "./sli";
+import { templateLabels, templateText as t } from "./template";
 
 // Prometheus rules from budgets and SLOs, the way Sloth and Pyrra generate them: recording rules
 // for the SLI's good and total rates over every burn window, multi-window multi-burn-rate alerts
 // with the factors the SLO page shows, and, what they do not have, alerts per budgeted component.
 // The output is deterministic (services by slug, SLOs by name, components in pipeline order), so
-// the file can live in Git and a diff shows what a budget change did to alerting.
+// the file can live in Git and a diff shows what a budget change did to alerting. Alert labels and
+// annotations are Go templates to Prometheus: every piece of text people typed goes through
+// templateText (./template.ts), so it is printed, never evaluated.
 
 export const RULE_PREFIX = "latency_budgets";
 export const BUDGET_RATE_WINDOW = "5m";
@@ -54,18 +58,23 @@ export function recordedSelector(name: string, slug: string, slo: string): strin
 /** The evaluation time as unix seconds, from inside an annotation template. */
 const EVALUATION_TIME = '{{ with query "time()" }}{{ . | first | value | printf "%.0f" }}{{ end }}';
 
+/** The app's URL without a trailing slash; URL parsing percent-encodes any brace in it. */
+function baseUrl(options: RuleOptions): string {
+  return t(new URL(options.dashboardUrl).href.replace(/\/+$/, ""));
+}
+
 function waterfallLink(options: RuleOptions, slug: string, quantile: number): string {
   const p = percentileKeyOf(quantile) ?? "p95";
-  return `${options.dashboardUrl.replace(/\/+$/, "")}/services/${encodeURIComponent(slug)}/waterfall?quantile=${p}&compare=1h&at=${EVALUATION_TIME}`;
+  return `${baseUrl(options)}/services/${encodeURIComponent(slug)}/waterfall?quantile=${p}&compare=1h&at=${EVALUATION_TIME}`;
 }
 
 function sloLink(options: RuleOptions, slug: string): string {
-  return `${options.dashboardUrl.replace(/\/+$/, "")}/services/${encodeURIComponent(slug)}/slos?at=${EVALUATION_TIME}`;
+  return `${baseUrl(options)}/services/${encodeURIComponent(slug)}/slos?at=${EVALUATION_TIME}`;
 }
 
 function windowText(slo: RuleSlo): string {
   return slo.windowKind === "calendar"
-    ? `calendar ${slo.calendarUnit} in ${slo.timeZone} (alert factors use ${slo.windowDays} days)`
+    ? `calendar ${slo.calendarUnit} in ${t(slo.timeZone)} (alert factors use ${slo.windowDays} days)`
     : `${slo.windowDays}-day rolling window`;
 }
 
@@ -107,19 +116,19 @@ function sloGroup(service: RuleService, slo: RuleSlo, options: RuleOptions): Rul
     rules.push({
       alert: "SLOErrorBudgetBurn",
       expr: `${own(recordName.errorRatio(rule.longWindow))} > ${promNumber(limit)} and ${own(recordName.errorRatio(rule.shortWindow))} > ${promNumber(limit)}`,
-      labels: {
+      labels: templateLabels({
         severity: rule.severity,
         ...labels,
         long_window: rule.longWindow,
         short_window: rule.shortWindow,
-      },
+      }),
       annotations: {
-        summary: `${service.name}: SLO “${slo.name}” is burning its error budget ${shown}× too fast (${rule.longWindow} and ${rule.shortWindow})`,
+        summary: `${t(service.name)}: SLO “${t(slo.name)}” is burning its error budget ${shown}× too fast (${rule.longWindow} and ${rule.shortWindow})`,
         description:
           `${formatPercent(slo.objective, 3)} of ${unit} must be ${meets} over a ${windowText(slo)}. ` +
           `Over the last ${rule.longWindow} {{ $value | humanizePercentage }} were not; at a burn rate of ` +
           `${shown} (error ratio above ${formatPercent(limit, 3)} over both ${rule.longWindow} and ${rule.shortWindow}) ` +
-          `${formatPercent(rule.budgetShare, 0)} of the error budget is gone within ${rule.longWindow}. ${slo.counted.explanation}`,
+          `${formatPercent(rule.budgetShare, 0)} of the error budget is gone within ${rule.longWindow}. ${t(slo.counted.explanation)}`,
         dashboard: sloLink(options, service.slug),
         threshold_counting: slo.counted.mode,
       },
@@ -146,12 +155,18 @@ function budgetGroup(service: RuleService, budget: BudgetDocument, options: Rule
         alert: "ComponentOverBudget",
         expr: `${quantileExpr(component.source, budget.quantile)} > ${promNumber(budgetMs / 1000)}`,
         for: options.componentFor,
-        labels: { severity: "ticket", service: service.slug, stage: stage.name, component: component.name, quantile },
+        labels: templateLabels({
+          severity: "ticket",
+          service: service.slug,
+          stage: stage.name,
+          component: component.name,
+          quantile,
+        }),
         annotations: {
-          summary: `${service.name}: ${component.name} ${key} is {{ $value | humanizeDuration }}, over its ${formatMs(budgetMs)} budget`,
+          summary: `${t(service.name)}: ${t(component.name)} ${key} is {{ $value | humanizeDuration }}, over its ${formatMs(budgetMs)} budget`,
           description:
-            `${component.name} (stage “${stage.name}”) has had a ${key} over its ${formatMs(budgetMs)} budget for ${options.componentFor}: ` +
-            `{{ $value | humanizeDuration }} over the last ${BUDGET_RATE_WINDOW}. The ${budget.indicator} target is ${formatMs(budget.targetMs)} at ${key}. ` +
+            `${t(component.name)} (stage “${t(stage.name)}”) has had a ${key} over its ${formatMs(budgetMs)} budget for ${options.componentFor}: ` +
+            `{{ $value | humanizeDuration }} over the last ${BUDGET_RATE_WINDOW}. The ${t(budget.indicator)} target is ${formatMs(budget.targetMs)} at ${key}. ` +
             `A percentile between bucket bounds is interpolated inside its bucket, as the waterfall does.`,
           dashboard: link,
         },
@@ -163,11 +178,11 @@ function budgetGroup(service: RuleService, budget: BudgetDocument, options: Rule
       alert: "EndToEndOverTarget",
       expr: `${quantileExpr(budget.endToEndSource, budget.quantile)} > ${promNumber(budget.targetMs / 1000)}`,
       for: options.componentFor,
-      labels: { severity: "ticket", service: service.slug, quantile },
+      labels: templateLabels({ severity: "ticket", service: service.slug, quantile }),
       annotations: {
-        summary: `${service.name}: ${budget.indicator} ${key} is {{ $value | humanizeDuration }}, over its ${formatMs(budget.targetMs)} target`,
+        summary: `${t(service.name)}: ${t(budget.indicator)} ${key} is {{ $value | humanizeDuration }}, over its ${formatMs(budget.targetMs)} target`,
         description:
-          `The measured end-to-end ${budget.indicator} ${key} has been over ${formatMs(budget.targetMs)} for ${options.componentFor}: ` +
+          `The measured end-to-end ${t(budget.indicator)} ${key} has been over ${formatMs(budget.targetMs)} for ${options.componentFor}: ` +
           `{{ $value | humanizeDuration }} over the last ${BUDGET_RATE_WINDOW}. The waterfall shows which component took the time.`,
         dashboard: link,
       },
@@ -190,7 +205,10 @@ export function buildRuleGroups(services: readonly RuleService[], options: RuleO
 
 export type RulesFormat = "prometheus" | "prometheusrule";
 
+/** The rule file, refused (a bug of ours, never the caller's) unless every rule passes checkRuleGroups. */
 export function renderRules(groups: RuleGroup[], format: RulesFormat, name: string): string {
+  const problems = checkRuleGroups(groups);
+  if (problems.length) throw new Error(`Refusing to write an unsafe rule file: ${problems.slice(0, 3).join("; ")}`);
   const header =
     "# Generated by Latency Budgets from its budgets and SLOs. Edit them in the app and download again;\n" +
     "# changes made here are lost on the next download.\n";

@@ -77,6 +77,20 @@ describe("text fields refuse what PostgreSQL cannot store faithfully", () => {
     },
   );
 
+  it("refuses template delimiters in names, which travel into alert templates, but not in free text", () => {
+    const stages = structuredClone(chatApi.stages);
+    stages[0]!.components[0]!.name = 'Network {{ with query "count(up)" }}';
+    expect(errorsOf(budgetDocumentSchema, { ...budget, stages })).toEqual({
+      "stages.0.components.0.name": "Component name cannot contain {{ or }}",
+    });
+    expect(errorsOf(createServiceSchema, { slug: "ok-slug", name: "a }} b" })).toEqual({
+      name: "Name cannot contain {{ or }}",
+    });
+    expect(
+      errorsOf(createServiceSchema, { slug: "ok-slug", name: "a { b } c", description: "{{ fine here }}" }),
+    ).toEqual({});
+  });
+
   it("keeps real emoji and accents", () => {
     expect(errorsOf(createServiceSchema, { slug: "ok-slug", name: "Café 🚀", description: "naïve ✓ 🚀" })).toEqual({});
   });

@@ -26,11 +26,16 @@ export const textSchema = (what: string, max: number) =>
     what,
   );
 
-/** A name: required, one line, no control characters. */
+/**
+ * A name: required, one line, no control characters, and no template delimiters: names travel
+ * into alert labels and annotations, which Prometheus and Alertmanager read as Go templates (the
+ * rule generator escapes them anyway; this keeps them plain everywhere else they go).
+ */
 export const nameSchema = (what: string, max = 80) =>
   z
     .string({ error: `${what} is required` })
     .trim()
     .min(1, `${what} is required`)
     .max(max, `${what} must be at most ${max} characters`)
-    .refine((s) => !CONTROL.test(s) && !hasLoneSurrogate(s), `${what} contains characters that are not allowed`);
+    .refine((s) => !CONTROL.test(s) && !hasLoneSurrogate(s), `${what} contains characters that are not allowed`)
+    .refine((s) => !s.includes("{{") && !s.includes("}}"), `${what} cannot contain {{ or }}`);

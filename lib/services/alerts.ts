@@ -13,6 +13,7 @@ import { parseInput } from "@/lib/schemas/parse";
 import type { Actor } from "./actor";
 import { recordAudit } from "./audit";
 import { mutation } from "./mutation";
+import { ruleFileProblem } from "./rules";
 import { getServiceOrThrow } from "./services";
 
 // Alert state comes from Prometheus, the source of truth (/api/v1/alerts); what Alertmanager
@@ -32,8 +33,13 @@ export type ActiveAlert = {
 
 export type AlertsView = {
   source: "prometheus";
-  /** Whether Prometheus has this app's rules loaded (for the service, when one is asked for). */
+  /**
+   * Whether Prometheus has this app's current rules loaded (for the service, when one is asked
+   * for): false while its last reload failed or the app could not write the rule file.
+   */
   rulesLoaded: boolean;
+  /** Why the rules are not current: a refused rule file or a failed reload; null otherwise. */
+  rulesError: string | null;
   alerts: ActiveAlert[];
   error: string | null;
 };
@@ -85,16 +91,27 @@ export async function getAlerts({
     return {
       source: "prometheus",
       rulesLoaded: false,
+      rulesError: null,
       alerts: [],
       error: "Prometheus is not configured: set PROMETHEUS_URL.",
     };
-  const [result, rules] = await Promise.all([prom.get<PrometheusAlerts>("/api/v1/alerts"), loadedRules(prom)]);
+  const [result, rules, fileProblem] = await Promise.all([
+    prom.get<PrometheusAlerts>("/api/v1/alerts"),
+    loadedRules(prom),
+    ruleFileProblem(db),
+  ]);
   const prefix = service ? `${RULE_PREFIX}/${service}/` : `${RULE_PREFIX}/`;
-  const rulesLoaded = [...rules.groups].some((name) => name.startsWith(prefix));
+  const rulesError =
+    fileProblem ??
+    (rules.reloadFailed
+      ? "Prometheus's last reload of its configuration failed, so it still evaluates the rules it loaded before. Its log says why."
+      : null);
+  const rulesLoaded = rulesError === null && [...rules.groups].some((name) => name.startsWith(prefix));
   if (result.status !== "success")
     return {
       source: "prometheus",
       rulesLoaded,
+      rulesError,
       alerts: [],
       error: `Prometheus alerts could not be read: ${result.error}`,
     };
@@ -110,7 +127,7 @@ export async function getAlerts({
       value: Number(a.value),
     }))
     .sort((a, b) => (a.state === b.state ? a.activeAt.localeCompare(b.activeAt) : a.state === "firing" ? -1 : 1));
-  return { source: "prometheus", rulesLoaded, alerts, error: null };
+  return { source: "prometheus", rulesLoaded, rulesError, alerts, error: null };
 }
 
 /** Alertmanager names each alert by a hash of its labels; senders that omit it get one the same way. */

@@ -160,4 +160,37 @@ ${sloYaml(service)}`;
     expect((await rejection(importOpenSlo({ db, actor, text: many }))).code).toBe("PAYLOAD_TOO_LARGE");
     expect(parse("a: 1")).toEqual({ a: 1 });
   });
+
+  it("applies the app's own name rules to every displayName: a NUL, a newline, an escape or {{ is refused", async () => {
+    const service = slug();
+    const before = await counts();
+    const serviceDoc = (displayName: string) =>
+      `apiVersion: openslo/v1\nkind: Service\nmetadata: { name: ${service}, displayName: ${JSON.stringify(displayName)} }\n`;
+    for (const [displayName, message] of [
+      ["Chat\u0000api", "Name contains characters that are not allowed"],
+      ["Chat\nsecond line", "Name contains characters that are not allowed"],
+      ["Chat \u001b[31mred", "Name contains characters that are not allowed"],
+      ['Chat {{ with query "up" }}', "Name cannot contain {{ or }}"],
+    ]) {
+      const error = await rejection(importOpenSlo({ db, actor, text: serviceDoc(displayName!) }));
+      expect(error.code, displayName).toBe("VALIDATION_FAILED");
+      expect(error.fields, displayName).toEqual({ "docs[0].metadata.displayName": message });
+    }
+    const slo = await rejection(
+      importOpenSlo({ db, actor, text: `${serviceDoc("Chat")}---\n${sloYaml(service, { name: "a {{ b }}" })}` }),
+    );
+    expect(slo.fields).toEqual({ "docs[1].metadata.displayName": "Name cannot contain {{ or }}" });
+    expect(await counts()).toEqual(before);
+  });
+
+  it("refuses duplicate keys in one pass: a 1 MB mapping is refused in about a second, not minutes", async () => {
+    const keys = Array.from({ length: 70_000 }, (_, i) => `    k${i}: v`).join("\n");
+    const text = `apiVersion: openslo/v1\nkind: Service\nmetadata:\n  name: big\n  annotations:\n${keys}\n    k7: again\n`;
+    expect(text.length).toBeGreaterThan(900_000);
+    const started = performance.now();
+    const error = await rejection(importOpenSlo({ db, actor, text }));
+    expect(error.fields).toEqual({ "docs[0]": "is not valid YAML: Map keys must be unique at line 70006, column 5" });
+    // Quadratic, this took 143 s; the bound is generous for a busy 2-core machine.
+    expect(performance.now() - started).toBeLessThan(20_000);
+  }, 30_000);
 });

@@ -1,5 +1,6 @@
 import "server-only";
-import { parseAllDocuments, stringify } from "yaml";
+import { stringify } from "yaml";
+import type { z } from "zod";
 import type { MetricSource } from "@/lib/domain/budget";
 import { parseLe } from "@/lib/domain/histogram";
 import { PRESET_IDS } from "@/lib/domain/presets";
@@ -14,11 +15,13 @@ import { promNumber } from "@/lib/prometheus/sli";
 import { fieldErrors } from "@/lib/schemas/parse";
 import { sloInputSchema, type SloInput } from "@/lib/schemas/live";
 import { slugSchema } from "@/lib/schemas/service";
+import { nameSchema, textSchema } from "@/lib/schemas/text";
 import { authorOf, authorize, type Actor } from "./actor";
 import { recordAudit } from "./audit";
 import { mutation } from "./mutation";
 import { rulesChanged } from "./rules";
 import { getServiceOrThrow } from "./services";
+import { parseYamlDocuments } from "./yaml/parse";
 
 // OpenSLO v1 (https://github.com/OpenSLO/OpenSLO) in and out. What maps onto a Prometheus
 // histogram is imported: a ratioMetric whose good query selects one `_bucket{le=…}` series and
@@ -74,6 +77,12 @@ class Reader {
   number(): number | null {
     if (typeof this.value !== "number" || !Number.isFinite(this.value)) return this.fail("must be a number");
     return this.value;
+  }
+
+  /** The value checked by one of the app's own schemas (the same name and text rules as its forms). */
+  checked<T>(schema: z.ZodType<T>): T | null {
+    const result = schema.safeParse(this.value);
+    return result.success ? result.data : this.fail(result.error.issues[0]?.message ?? "is not valid");
   }
 
   list(): Reader[] | null {
@@ -164,17 +173,16 @@ function readWindow(reader: Reader): Partial<SloInput> | null {
 function readSlo(doc: Reader): Candidate | null {
   const problemsBefore = Object.keys(doc.problems).length;
   const spec = doc.at("spec");
-  const name =
-    doc.at("metadata").at("displayName").string({ optional: true, max: 120 }) ??
-    doc.at("metadata").at("name").string({ max: 120 });
+  const name = nameOf(doc.at("metadata"), nameSchema("Name", 120));
   const service = spec.at("service").string({ max: 64 });
   if (spec.at("indicatorRef").has())
     spec.at("indicatorRef").fail("indicatorRef is not supported: put the indicator inline in the SLO");
   const indicator = spec.at("indicator");
+  const indicatorMetadata = indicator.at("metadata");
   const indicatorName =
-    indicator.at("metadata").at("displayName").string({ optional: true, max: 60 }) ??
-    indicator.at("metadata").at("name").string({ optional: true, max: 60 }) ??
-    "TTFT";
+    indicatorMetadata.at("displayName").has() || indicatorMetadata.at("name").has()
+      ? nameOf(indicatorMetadata, nameSchema("Indicator", 60))
+      : "TTFT";
   const sli = indicator.at("spec");
   let measured: ReturnType<typeof readGood> = null;
   if (sli.at("thresholdMetric").has()) {
@@ -239,37 +247,38 @@ function readSlo(doc: Reader): Candidate | null {
   return { kind: "SLO", path: doc.path, service, slo: result.data };
 }
 
+/** metadata.displayName, else metadata.name, by the app's own rules for names. */
+function nameOf(metadata: Reader, schema: z.ZodType<string>): string | null {
+  const field = metadata.at("displayName").has() ? metadata.at("displayName") : metadata.at("name");
+  return field.checked(schema);
+}
+
 function readService(doc: Reader): Candidate | null {
   const metadata = doc.at("metadata");
   const slug = metadata.at("name").string({ max: 64 });
   if (slug === null) return null;
   if (!slugSchema.safeParse(slug).success)
     return metadata.at("name").fail("must be a slug: lowercase letters, digits and single dashes");
-  const name = metadata.at("displayName").string({ optional: true, max: 120 }) ?? slug;
-  const description = doc.at("spec").at("description").string({ optional: true, max: 2000 }) ?? "";
+  const name = metadata.at("displayName").has() ? metadata.at("displayName").checked(nameSchema("Name", 120)) : slug;
+  const description = doc.at("spec").at("description").has()
+    ? doc.at("spec").at("description").checked(textSchema("Description", 2000))
+    : "";
+  if (name === null || description === null) return null;
   return { kind: "Service", path: doc.path, slug, name, description };
 }
 
-/** Parses every document; all problems at once, each under its document path. */
-export function readOpenSlo(text: string): { candidates: Candidate[]; problems: Problems } {
+/** Parses every document (off the event loop); all problems at once, each under its document path. */
+export async function readOpenSlo(text: string): Promise<{ candidates: Candidate[]; problems: Problems }> {
   const problems: Problems = {};
-  const documents = parseAllDocuments(text, { uniqueKeys: true });
-  const list = Array.isArray(documents) ? documents : [documents];
-  if (list.length > OPENSLO_LIMITS.documents)
-    throw new AppError("PAYLOAD_TOO_LARGE", `At most ${OPENSLO_LIMITS.documents} documents per import.`);
+  const list = await parseYamlDocuments(text, {
+    maxDocuments: OPENSLO_LIMITS.documents,
+    maxAliasCount: OPENSLO_LIMITS.aliases,
+  });
   const candidates: Candidate[] = [];
-  list.forEach((document, i) => {
+  list.forEach(({ value, error }, i) => {
     const path = `docs[${i}]`;
-    const [error] = document.errors;
     if (error) {
-      problems[path] = `is not valid YAML: ${error.message.split("\n")[0]}`;
-      return;
-    }
-    let value: Json;
-    try {
-      value = document.toJS({ maxAliasCount: OPENSLO_LIMITS.aliases });
-    } catch (e) {
-      problems[path] = `cannot be read: ${e instanceof Error ? e.message.split("\n")[0] : "unknown error"}`;
+      problems[path] = error;
       return;
     }
     if (value === null || value === undefined) return; // an empty document, e.g. after a trailing ---
@@ -309,7 +318,7 @@ function sameSlo(row: SloRow, slo: SloInput): boolean {
 export const importOpenSlo = mutation(
   "openslo.import",
   async ({ db, actor, text }: { db: Db; actor: Actor; text: string }): Promise<{ imported: Imported[] }> => {
-    const { candidates, problems } = readOpenSlo(text);
+    const { candidates, problems } = await readOpenSlo(text);
     const services = new Map<string, Extract<Candidate, { kind: "Service" }>>();
     for (const c of candidates) if (c.kind === "Service") services.set(c.slug, c);
     const existing = new Map<string, Awaited<ReturnType<typeof findServiceRow>>>();

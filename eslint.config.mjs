@@ -44,7 +44,24 @@ const config = [
     ignores: ["**/*.test.ts"],
     rules: rule(
       "lib/domain is pure TypeScript: no I/O, no framework, nothing from the layers above it.",
-      [layer("lib/db", "lib/prometheus", "lib/schemas", "lib/services", "lib/env", "db", "prometheus", "schemas", "services", "env"), UI, "^next/", "^@prisma/", "^node:"],
+      [
+        layer(
+          "lib/db",
+          "lib/prometheus",
+          "lib/schemas",
+          "lib/services",
+          "lib/env",
+          "db",
+          "prometheus",
+          "schemas",
+          "services",
+          "env",
+        ),
+        UI,
+        "^next/",
+        "^@prisma/",
+        "^node:",
+      ],
       { paths: FRAMEWORKS },
     ),
   },
@@ -55,6 +72,16 @@ const config = [
       "^@/lib/(db|prometheus|schemas|services)(/|$)",
       "^(\\.\\./)+(services|prometheus|schemas|db)(/|$)",
       UI,
+    ]),
+  },
+  {
+    // Infrastructure the app's HTTP server (scripts/app-server.ts) loads outside Next: no app layers.
+    files: ["lib/net/**", "lib/observability/**"],
+    ignores: ["**/*.test.ts"],
+    rules: rule("lib/net and lib/observability stand alone: the app server loads them outside Next's bundles.", [
+      layer("lib/db", "lib/prometheus", "lib/schemas", "lib/services", "lib/env", "lib/api"),
+      UI,
+      "^server-only$",
     ]),
   },
   {

@@ -13,7 +13,14 @@ const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
   // The embedded database and the wasm schema engine run in the launcher, never in a bundle.
-  serverExternalPackages: ["@electric-sql/pglite", "@electric-sql/pglite-socket", "@prisma/schema-engine-wasm", "pg"],
+  serverExternalPackages: [
+    "@electric-sql/pglite",
+    "@electric-sql/pglite-socket",
+    "@prisma/schema-engine-wasm",
+    "pg",
+    // One metrics registry for the app server (scripts/app-server.ts) and the routes.
+    "prom-client",
+  ],
   async headers() {
     const https = process.env.LB_PUBLIC_URL?.startsWith("https:");
     return [

@@ -15,6 +15,31 @@ const envSchema = z
     PROMETHEUS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(4000),
     /** The app's public URL, for links in alert annotations; the request's own origin when unset. */
     LB_PUBLIC_URL: z.string().url("LB_PUBLIC_URL must be an http(s):// URL").optional(),
+    /** More origins the app is reached at, comma-separated (https://lb.internal,http://10.0.0.5:3000). */
+    LB_TRUSTED_ORIGINS: z
+      .string()
+      .default("")
+      .transform((list, ctx) => {
+        const origins: string[] = [];
+        for (const entry of list
+          .split(",")
+          .map((e) => e.trim())
+          .filter(Boolean)) {
+          try {
+            const url = new URL(entry);
+            if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error();
+            origins.push(url.origin);
+          } catch {
+            ctx.addIssue({
+              code: "custom",
+              message: `LB_TRUSTED_ORIGINS: "${entry}" is not an http(s) origin like https://lb.example.com`,
+            });
+          }
+        }
+        return origins;
+      }),
+    /** Proxies whose X-Forwarded-For is believed: addresses, CIDR ranges, "loopback", "private". */
+    LB_TRUSTED_PROXIES: z.string().optional(),
     /** How long a component must be over budget before ComponentOverBudget fires. */
     LB_ALERT_FOR: z
       .string()
@@ -26,6 +51,8 @@ const envSchema = z
     LB_PROMTOOL: z.string().optional(),
     /** The bearer token Alertmanager's webhook must send; the webhook is refused while unset. */
     LB_ALERTMANAGER_TOKEN: z.string().min(16, "LB_ALERTMANAGER_TOKEN must be at least 16 characters").optional(),
+    /** The bearer token Prometheus sends to scrape GET /metrics; /metrics answers 404 while unset. */
+    LB_METRICS_TOKEN: z.string().min(16, "LB_METRICS_TOKEN must be at least 16 characters").optional(),
     /** Signs session cookies. The launcher generates one into the data folder when unset. */
     LB_AUTH_SECRET: z.string().min(32, "LB_AUTH_SECRET must be at least 32 characters").optional(),
     /** Let people who are not signed in read dashboards (the demo turns it on). */

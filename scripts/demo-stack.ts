@@ -2,6 +2,10 @@
 //   tsx scripts/demo-stack.ts [--port 3000] [--data-dir .data/pglite] [--traffic-port 9464]
 //                             [--prometheus-port 9090] [--scrape-interval 2s] [--control-port N]
 //                             [--alertmanager-port N] [--dev]
+// The helper ports default to 9464 and 9090; when one is taken (a Prometheus of your own is often
+// on 9090) the demo takes a free one and says which. A port given on the command line must be free.
+// The app listens on 127.0.0.1 only (the demo publishes its admin's password); LB_HOST=0.0.0.0
+// opens it to the network.
 // With Prometheus and Alertmanager installed it runs both: the app writes its rules where this
 // Prometheus reads them (LB_RULES_FILE) and Alertmanager posts notifications to the app.
 // --control-port opens POST /prometheus/stop, /prometheus/start, /prometheus/freeze (SIGSTOP: it
@@ -10,19 +14,23 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { hasAlertmanager, startAlertmanager, type AlertmanagerServer } from "./stack/alertmanager";
 import { hasPrometheus, startPrometheus, type PrometheusServer } from "./stack/prometheus";
+import { portOrFree } from "./stack/net";
 import { startTrafficGenerator } from "./traffic/generator";
+
+/** Where the demo's helpers listen unless those ports are taken. */
+const DEFAULT_PORTS = { traffic: 9464, prometheus: 9090 } as const;
 
 const { values } = parseArgs({
   options: {
     port: { type: "string", default: process.env.PORT ?? "3000" },
     "data-dir": { type: "string", default: process.env.LB_DATA_DIR ?? ".data/pglite" },
-    "traffic-port": { type: "string", default: "9464" },
-    "prometheus-port": { type: "string", default: "9090" },
+    "traffic-port": { type: "string" },
+    "prometheus-port": { type: "string" },
     "scrape-interval": { type: "string", default: "2s" },
     "control-port": { type: "string" },
     "alertmanager-port": { type: "string" },
@@ -36,10 +44,22 @@ const appUrl = `http://127.0.0.1:${values.port}`;
 const DEMO_ADMIN = { email: "admin@example.com", password: "latency-budgets-demo" };
 
 const alertToken = process.env.LB_ALERTMANAGER_TOKEN || randomBytes(24).toString("base64url");
+// Its Prometheus scrapes the app's own /metrics: the app's latency, budgeted like any service's.
+const metricsToken = process.env.LB_METRICS_TOKEN || randomBytes(24).toString("base64url");
 let alertmanager: AlertmanagerServer | null = null;
 let rulesFile: string | null = null;
 
-const traffic = await startTrafficGenerator({ port: Number(values["traffic-port"]) });
+/** A helper's port: the one asked for (it must be free), or the default, or a free one instead. */
+async function helperPort(asked: string | undefined, fallback: number, what: string): Promise<number> {
+  if (asked) return Number(asked);
+  const { port, wasTaken } = await portOrFree(fallback);
+  if (wasTaken) console.log(`Port ${fallback} is taken (another ${what}?): the demo's ${what} uses ${port} instead.`);
+  return port;
+}
+
+const traffic = await startTrafficGenerator({
+  port: await helperPort(values["traffic-port"], DEFAULT_PORTS.traffic, "traffic generator"),
+});
 console.log(`Demo traffic: ${traffic.url}/metrics (incidents: npm run demo:incident -- rag|queue|none)`);
 
 let prometheus: PrometheusServer | null = null;
@@ -68,9 +88,10 @@ if (process.env.PROMETHEUS_URL) {
   }
   prometheus = await startPrometheus({
     targets: [traffic.url.replace("http://", "")],
+    jobs: [{ name: "latency-budgets-app", targets: [`127.0.0.1:${values.port}`], bearerToken: metricsToken }],
     scrapeInterval: values["scrape-interval"],
     evaluationInterval: "5s",
-    port: Number(values["prometheus-port"]),
+    port: await helperPort(values["prometheus-port"], DEFAULT_PORTS.prometheus, "Prometheus"),
     dataDir,
     ruleFiles: [rulesFile],
     alertmanagers: alertmanager ? [alertmanager.hostPort] : undefined,
@@ -94,6 +115,12 @@ if (values["control-port"] && prometheus) {
   }).listen(Number(values["control-port"]), "127.0.0.1");
 }
 
+// Where the helpers ended up, for npm run demo:incident and npm run screenshots.
+writeFileSync(
+  resolve(values["data-dir"]!, "..", "demo.json"),
+  JSON.stringify({ app: appUrl, traffic: traffic.url, prometheus: prometheus?.url ?? null }, null, 2),
+);
+
 const app = spawn(
   process.execPath,
   [
@@ -105,6 +132,8 @@ const app = spawn(
     values.port!,
     "--data-dir",
     values["data-dir"]!,
+    "--host",
+    process.env.LB_HOST || "127.0.0.1",
     ...(values.dev ? ["--dev"] : []),
   ],
   {
@@ -116,7 +145,9 @@ const app = spawn(
       ...(rulesFile && { LB_RULES_FILE: rulesFile }),
       LB_ALERTMANAGER_TOKEN: alertToken,
       LB_ALERT_FOR: process.env.LB_ALERT_FOR || "1m",
-      LB_PUBLIC_URL: process.env.LB_PUBLIC_URL || appUrl.replace("127.0.0.1", "localhost"),
+      LB_METRICS_TOKEN: metricsToken,
+      // No LB_PUBLIC_URL unless you set one: the demo then works at whatever address it is opened
+      // (localhost, 127.0.0.1, this machine's IP with LB_HOST=0.0.0.0).
       LB_TRAFFIC_URL: traffic.url,
       // Anyone who opens the demo sees the dashboards; changes need the demo admin (or a user they add).
       LB_ANONYMOUS_VIEW: process.env.LB_ANONYMOUS_VIEW || "true",

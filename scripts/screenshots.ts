@@ -3,9 +3,10 @@
 //   tsx scripts/screenshots.ts [waterfall|kpis|capacity|whatif|report …]
 import { chromium, type Page } from "@playwright/test";
 import { CHROMIUM_LAUNCH_OPTIONS } from "../test/chromium";
+import { demoTrafficUrl } from "./traffic/demo-urls";
 
 const app = process.env.LB_APP_URL ?? "http://127.0.0.1:3000";
-const traffic = process.env.LB_TRAFFIC_URL ?? "http://127.0.0.1:9464";
+const traffic = demoTrafficUrl();
 
 async function incident(mode: "none" | "rag" | "queue") {
   await fetch(`${traffic}/incident?mode=${mode}`, { method: "POST" });

@@ -2,7 +2,8 @@
 // .data/pglite), so one command gives a working app on a fresh machine. Either way it applies
 // pending migrations and, on a database with no services, the seed data.
 //
-//   tsx scripts/serve.ts [--dev] [--port 3000] [--no-seed]
+//   tsx scripts/serve.ts [--dev] [--port 3000] [--host ::] [--no-seed]
+// The app itself runs in scripts/app-server.ts, in a child process.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -13,6 +14,7 @@ import { createDb } from "../lib/db/create";
 import { applyMigrations } from "../lib/db/migrate/migrations";
 import { prometheus } from "../lib/prometheus/instance";
 import { syncRulesFile } from "../lib/services/rules";
+import { issueSetupCode } from "../lib/services/auth/setup";
 import { ensureDemoAdmin } from "../lib/services/auth/users";
 import { seedDatabase } from "../prisma/seed";
 
@@ -20,6 +22,7 @@ const { values } = parseArgs({
   options: {
     dev: { type: "boolean", default: false },
     port: { type: "string", default: process.env.PORT ?? "3000" },
+    host: { type: "string", default: process.env.LB_HOST || "::" },
     "no-seed": { type: "boolean", default: false },
     "data-dir": { type: "string", default: process.env.LB_DATA_DIR ?? ".data/pglite" },
   },
@@ -65,6 +68,11 @@ async function main() {
       `${created ? "Created the" : "The"} demo admin: sign in as ${adminEmail} with password ${adminPassword}`,
     );
   }
+  const setupCode = await issueSetupCode(db);
+  if (setupCode)
+    console.log(
+      `Nobody has an account yet. Open /setup and enter this one-time code to create the first admin: ${setupCode} (valid 24 hours; a restart prints a new one)`,
+    );
   // The demo's Prometheus reads the rule file: write it before the first request, and before this
   // connection closes under the rewrites the seed's saves started.
   if (process.env.LB_RULES_FILE) {
@@ -73,23 +81,39 @@ async function main() {
   }
   await db.$disconnect();
 
-  const nextBin = resolve("node_modules/next/dist/bin/next");
-  const app = spawn(process.execPath, [nextBin, values.dev ? "dev" : "start", "--port", values.port!], {
-    stdio: "inherit",
-    env: {
-      ...process.env,
-      DATABASE_URL: database.url,
-      LB_DATABASE_KIND: database.kind,
-      LB_AUTH_SECRET: authSecret(),
-      ...(database.embedded && { DATABASE_POOL_SIZE: String(EMBEDDED_POOL_SIZE) }),
+  const app = spawn(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      "scripts/app-server.ts",
+      "--port",
+      values.port!,
+      "--host",
+      values.host!,
+      ...(values.dev ? ["--dev"] : []),
+    ],
+    {
+      stdio: "inherit",
+      env: {
+        ...process.env,
+        DATABASE_URL: database.url,
+        LB_DATABASE_KIND: database.kind,
+        LB_AUTH_SECRET: authSecret(),
+        ...(database.embedded && { DATABASE_POOL_SIZE: String(EMBEDDED_POOL_SIZE) }),
+        NODE_ENV: values.dev ? "development" : "production",
+      },
     },
-  });
+  );
 
   let stopping = false;
+  const exited = new Promise<void>((done) => app.once("exit", () => done()));
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
+    // The app finishes its requests in flight first; the embedded database stays up until it has.
     if (app.exitCode === null) app.kill("SIGTERM");
+    await exited;
     await database.embedded?.stop();
     process.exit(code);
   };

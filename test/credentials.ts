@@ -38,12 +38,13 @@ export function testAdminToken(): Promise<string> {
   return adminToken;
 }
 
-/** Signs in through better-auth's route, as a browser would, and returns the session cookie. */
+/** Signs in through better-auth's route, as a browser on the app's own page would, and returns the session cookie. */
 export async function sessionCookie(email: string, password = TEST_PASSWORD): Promise<string> {
+  const origin = new URL(process.env.LB_PUBLIC_URL || "http://localhost").origin;
   const response = await authRoute.POST(
-    new Request("http://localhost/api/auth/sign-in/email", {
+    new Request(`${origin}/api/auth/sign-in/email`, {
       method: "POST",
-      headers: { "content-type": "application/json", origin: "http://localhost" },
+      headers: { "content-type": "application/json", origin },
       body: JSON.stringify({ email, password }),
     }),
   );

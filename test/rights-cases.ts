@@ -21,7 +21,10 @@ import * as slosRoute from "@/app/api/services/[slug]/slos/route";
 import * as servicesRoute from "@/app/api/services/route";
 import * as tokenRoute from "@/app/api/tokens/[id]/route";
 import * as tokensRoute from "@/app/api/tokens/route";
+import * as mePasswordRoute from "@/app/api/me/password/route";
+import * as userPasswordRoute from "@/app/api/users/[id]/password/route";
 import * as userRoute from "@/app/api/users/[id]/route";
+import * as userSessionsRoute from "@/app/api/users/[id]/sessions/route";
 import * as usersRoute from "@/app/api/users/route";
 import { db } from "@/lib/db/client";
 import type { Action } from "@/lib/domain/rights";
@@ -31,7 +34,14 @@ import { receiveAlertmanagerWebhook } from "@/lib/services/alerts";
 import { listAudit } from "@/lib/services/audit";
 import { createToken, listTokens, revokeToken } from "@/lib/services/auth/tokens";
 import { calculatePlan, calculateQueue } from "@/lib/services/capacity";
-import { createUser, listUsers, setUserRole } from "@/lib/services/auth/users";
+import {
+  changeOwnPassword,
+  createUser,
+  endSessions,
+  listUsers,
+  resetPassword,
+  updateUser,
+} from "@/lib/services/auth/users";
 import { getBudget, restoreRevision, saveBudget } from "@/lib/services/budgets";
 import { createExperiment, setExperimentStatus, uploadSamples } from "@/lib/services/experiments/experiments";
 import { importFromPrometheus } from "@/lib/services/experiments/from-prometheus";
@@ -41,6 +51,7 @@ import { createService, deleteService } from "@/lib/services/services";
 import { createSlo, deleteSlo, updateSlo } from "@/lib/services/slos";
 import { chatApi } from "@/prisma/seed-data";
 import { SEED_EXPERIMENT } from "@/prisma/seed-experiment";
+import { TEST_PASSWORD } from "./credentials";
 import { openSloDocument } from "./openslo-documents";
 import type { Call, Handler } from "./http";
 
@@ -132,6 +143,7 @@ const alertPayload = (slug: string) => ({
   ],
 });
 
+const ownPasswordChange = { currentPassword: TEST_PASSWORD, newPassword: "the matrix changed this password" };
 const planInput = { targetRps: 50, avgLatencyS: 2, maxConcurrentPerGpu: 8, targetUtilization: 0.8 };
 const queueInput = { arrivalRps: 1, serviceTimeS: 1, servers: 2 };
 
@@ -352,16 +364,41 @@ export const RIGHTS_CASES: Record<string, RightsCase> = {
       json: { email: `new-${unique()}@example.test`, name: "New", role: "viewer", password: "a long enough password" },
     }),
   },
-  "auth/users#setUserRole": {
+  "auth/users#updateUser": {
     action: "user.role",
     needs: ["userId"],
-    service: (actor, f) => setUserRole({ db: db(), actor, id: f.userId, input: { role: "editor" } }),
+    service: (actor, f) => updateUser({ db: db(), actor, id: f.userId, input: { role: "editor", active: false } }),
     http: (f) => ({
       handler: handler(userRoute.PATCH),
       method: "PATCH",
       params: { id: f.userId },
-      json: { role: "editor" },
+      json: { role: "editor", active: false },
     }),
+  },
+  "auth/users#resetPassword": {
+    action: "user.password",
+    needs: ["userId"],
+    service: (actor, f) =>
+      resetPassword({ db: db(), actor, id: f.userId, input: { password: "a brand new password" } }),
+    http: (f) => ({
+      handler: handler(userPasswordRoute.POST),
+      method: "POST",
+      params: { id: f.userId },
+      json: { password: "a brand new password" },
+    }),
+  },
+  "auth/users#endSessions": {
+    action: "user.sessions",
+    needs: ["userId"],
+    service: (actor, f) => endSessions({ db: db(), actor, id: f.userId }),
+    http: (f) => ({ handler: handler(userSessionsRoute.DELETE), method: "DELETE", params: { id: f.userId } }),
+  },
+  // Each signed-in matrix user changes their own password once (from the tests' password).
+  "auth/users#changeOwnPassword": {
+    action: "me.password",
+    needs: [],
+    service: (actor) => changeOwnPassword({ db: db(), actor, input: ownPasswordChange, address: "192.0.2.99" }),
+    http: () => ({ handler: handler(mePasswordRoute.POST), method: "POST", json: ownPasswordChange }),
   },
   "audit#listAudit": {
     action: "audit.read",

@@ -19,9 +19,12 @@ import * as openSloRoute from "@/app/api/openslo/route";
 import * as setupRoute from "@/app/api/setup/route";
 import * as tokenRoute from "@/app/api/tokens/[id]/route";
 import * as tokensRoute from "@/app/api/tokens/route";
+import * as mePasswordRoute from "@/app/api/me/password/route";
+import * as userPasswordRoute from "@/app/api/users/[id]/password/route";
 import * as userRoute from "@/app/api/users/[id]/route";
+import * as userSessionsRoute from "@/app/api/users/[id]/sessions/route";
 import * as usersRoute from "@/app/api/users/route";
-import { newUser, sessionCookie } from "@/test/credentials";
+import { newUser, sessionCookie, TEST_PASSWORD } from "@/test/credentials";
 import { stringify as toYaml } from "yaml";
 import { db } from "@/lib/db/client";
 import { chatApi } from "@/prisma/seed-data";
@@ -42,7 +45,7 @@ import {
 
 // Every mutating endpoint, driven with generated invalid input against the real database: each
 // answer is a 4xx with a message a person can read, never a 5xx, and afterwards every stored row
-// is byte-for-byte what it was. RUNS per endpoint × 21 endpoints ≥ 17,000 inputs per database.
+// is byte-for-byte what it was. RUNS per endpoint × 25 endpoints ≥ 21,000 inputs per database.
 const RUNS = Number(process.env.LB_FUZZ_RUNS ?? 850);
 const WEBHOOK_TOKEN = "fuzz-token-0123456789abcdef";
 process.env.LB_ALERTMANAGER_TOKEN = WEBHOOK_TOKEN;
@@ -804,8 +807,74 @@ const endpoints: Endpoint[] = [
         bodyFaults(() => ({ role: "editor" })),
         fc.oneof(notText, fc.constantFrom("owner", "ADMIN", "")).map((role) => ({ body: JSON.stringify({ role }) })),
         fc
+          .oneof(
+            notText.filter((v) => typeof v !== "boolean"),
+            fc.constantFrom("false", "true", 0, 1),
+          )
+          .map((active) => ({ body: JSON.stringify({ active }) })),
+        fc
+          .constantFrom({}, { email: "x@example.test" }, { role: "editor", name: "X" })
+          .map((b) => ({ body: JSON.stringify(b) })),
+        fc
           .oneof(fc.uuid(), fc.string({ maxLength: 40 }), withNul)
-          .map((id) => ({ body: JSON.stringify({ role: "editor" }), params: { id } })),
+          .map((id) => ({ body: JSON.stringify({ role: "editor", active: false }), params: { id } })),
+      ),
+  },
+  {
+    name: "POST /api/users/{id}/password",
+    handler: userPasswordRoute.POST as Handler,
+    method: "POST",
+    isSession: true,
+    params: () => ({ id: viewerId }),
+    cases: () =>
+      fc.oneof(
+        bodyFaults(() => ({ password: "a long enough password" })),
+        field(
+          () => ({ password: "a long enough password" }),
+          ["password"],
+          fc.oneof(
+            withNul.map((s) => `${s}-long-enough-pw`),
+            withLoneSurrogate.map((s) => `${s}-long-enough-pw`),
+            notText,
+            fc.string({ maxLength: 11 }),
+            tooLongPassword,
+          ),
+        ),
+        fc
+          .oneof(fc.uuid(), fc.string({ maxLength: 40 }), withNul)
+          .map((id) => ({ body: JSON.stringify({ password: "a long enough password" }), params: { id } })),
+      ),
+  },
+  {
+    name: "DELETE /api/users/{id}/sessions",
+    handler: userSessionsRoute.DELETE as Handler,
+    method: "DELETE",
+    isSession: true,
+    params: () => ({}),
+    cases: () =>
+      fc.oneof(fc.uuid(), fc.string({ maxLength: 40 }), withNul, withLoneSurrogate).map((id) => ({ params: { id } })),
+  },
+  {
+    name: "POST /api/me/password",
+    handler: mePasswordRoute.POST as Handler,
+    method: "POST",
+    isSession: true,
+    params: () => ({}),
+    cases: () =>
+      fc.oneof(
+        bodyFaults(passwordChange),
+        field(passwordChange, ["currentPassword"], fc.oneof(notText, fc.constant(""), tooLongPassword)),
+        field(
+          passwordChange,
+          ["newPassword"],
+          fc.oneof(
+            withNul.map((s) => `${s}-long-enough-pw`),
+            notText,
+            fc.string({ maxLength: 11 }),
+            tooLongPassword,
+            fc.constant(TEST_PASSWORD),
+          ),
+        ),
       ),
   },
   {
@@ -856,10 +925,9 @@ const endpoints: Endpoint[] = [
     params: () => ({}),
     cases: () =>
       fc.oneof(
-        bodyFaults(() => ({ email: "first@example.test", name: "First", password: "a long enough password" })),
-        fc.constant(null).map(() => ({
-          body: JSON.stringify({ email: "first@example.test", name: "First", password: "a long enough password" }),
-        })),
+        bodyFaults(setupBody),
+        field(setupBody, ["code"], fc.oneof(notText, fc.constantFrom("", "AAAA-BBBB-CCCC"), badText(40))),
+        fc.constant(null).map(() => ({ body: JSON.stringify(setupBody()) })),
       ),
   },
   {
@@ -882,6 +950,13 @@ const userBody = () => ({
   password: "a long enough password",
 });
 const tokenBody = () => ({ name: "fuzz", scopes: ["read"], expiresInDays: 30 });
+const setupBody = () => ({
+  code: "ABCD-EFGH-JKMN",
+  email: "first@example.test",
+  name: "First",
+  password: "a long enough password",
+});
+const passwordChange = () => ({ currentPassword: TEST_PASSWORD, newPassword: "a long enough password" });
 const tooLongPassword = fc.constant("p".repeat(129));
 let adminCookie = "";
 let adminEmail = "";
@@ -978,5 +1053,7 @@ describe(`generated invalid input on every mutating endpoint (${inject("database
         JSON.stringify([...seen]),
       ).toBe(true);
     },
+    // Generous: some endpoints hash a password per input, and this is no speed test.
+    180_000,
   );
 });

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, inject, it } from "vitest";
+import * as bucketsRoute from "@/app/api/prometheus/buckets/route";
 import * as servicesRoute from "@/app/api/services/route";
 import { db } from "@/lib/db/client";
 import { ACTIONS, ROLES, SCOPES, type Role } from "@/lib/domain/rights";
@@ -89,5 +90,18 @@ describe(`rights matrix through the HTTP API (${inject("databaseKind")})`, async
     expect((await call(handler, { as: await tokenFor(["write:budgets"]) })).status).toBe(403);
     expect((await call(handler, { as: await tokenFor(["read"]) })).status).toBe(200);
     expect((await call(handler, { as: null, headers: sessions[0]!.headers })).status).toBe(200);
+  });
+
+  it("the bucket bounds read, though a POST, needs what any read needs: read for a token, never Alertmanager's", async () => {
+    const buckets = bucketsRoute.POST as Handler;
+    const json = { source: { preset: "custom", metric: "llm_request_ttft_seconds", matchers: {} } };
+    const ask = (as: string | null, headers: Record<string, string> = {}) =>
+      call(buckets, { method: "POST", json, as, headers });
+    expect((await ask(null)).status).toBe(401);
+    expect((await ask(await tokenFor(["write:budgets"]))).status).toBe(403);
+    expect((await ask(null, { authorization: `Bearer ${ALERTMANAGER_TOKEN}` })).status).toBe(403);
+    // Allowed, then told there is no Prometheus here.
+    expect((await ask(await tokenFor(["read"]))).status).toBe(503);
+    expect((await ask(null, sessions[0]!.headers)).status).toBe(503);
   });
 });

@@ -6,10 +6,11 @@ import * as setupRoute from "@/app/api/setup/route";
 import * as tokensRoute from "@/app/api/tokens/route";
 import { createDb } from "@/lib/db/create";
 import { db } from "@/lib/db/client";
-import { setUpFirstAdmin } from "@/lib/services/auth/users";
+import { issueSetupCode, setUpFirstAdmin } from "@/lib/services/auth/setup";
 import { newUser, sessionCookie } from "@/test/credentials";
 import { freshDatabase } from "@/test/databases";
 import { call, type Handler } from "@/test/http";
+import { vouchedHeaders } from "@/lib/net/peer";
 
 // Behind HTTPS the session cookie is Secure; secrets never reach the log or an error message;
 // the first-run setup creates exactly one admin, once.
@@ -22,7 +23,7 @@ function signIn(email: string, password: string) {
   return authRoute.POST(
     new Request(`${PUBLIC_URL}/api/auth/sign-in/email`, {
       method: "POST",
-      headers: { "content-type": "application/json", origin: PUBLIC_URL, "x-forwarded-for": "203.0.113.50" },
+      headers: { "content-type": "application/json", origin: PUBLIC_URL, ...vouchedHeaders("203.0.113.50") },
       body: JSON.stringify({ email, password }),
     }),
   );
@@ -43,7 +44,11 @@ describe(`web security (${inject("databaseKind")})`, () => {
   it("no password, token or session cookie reaches the log or an error message", async () => {
     const logged: string[] = [];
     const spies = (["log", "info", "warn", "error", "debug"] as const).map((level) =>
-      vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void logged.push(args.map((a) => inspect(a, { depth: 6 })).join(" "))),
+      vi
+        .spyOn(console, level)
+        .mockImplementation(
+          (...args: unknown[]) => void logged.push(args.map((a) => inspect(a, { depth: 6 })).join(" ")),
+        ),
     );
     const secrets: string[] = [];
     try {
@@ -67,7 +72,9 @@ describe(`web security (${inject("databaseKind")})`, () => {
         await failed.text(),
         JSON.stringify((await call(servicesRoute.GET as Handler, { as: forged })).body),
         JSON.stringify((await call(servicesRoute.GET as Handler, { as: "not-a-token-at-all-secret-value" })).body),
-        JSON.stringify((await call(servicesRoute.POST as Handler, { method: "POST", as: token, json: { broken: true } })).body),
+        JSON.stringify(
+          (await call(servicesRoute.POST as Handler, { method: "POST", as: token, json: { broken: true } })).body,
+        ),
       ];
       secrets.push("not-a-token-at-all-secret-value");
       for (const secret of secrets) {
@@ -79,16 +86,31 @@ describe(`web security (${inject("databaseKind")})`, () => {
     }
   });
 
-  it("the first-run setup creates one admin, once, even when two people race for it", async () => {
+  it("the first-run setup needs the code from the server's log, and creates one admin, once, even when two race", async () => {
     const scratch = await freshDatabase(inject("databaseKind"), inject("databaseUrl"));
     const { applyMigrations } = await import("@/lib/db/migrate/migrations");
     await applyMigrations(scratch.url);
     const fresh = createDb(scratch.url, 2);
     try {
-      const input = (who: string) => ({ email: `${who}@example.test`, name: who, password: "a long enough password" });
+      const code = (await issueSetupCode(fresh))!;
+      expect(code).toMatch(/^[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/);
+      const input = (who: string, withCode = code) => ({
+        code: withCode,
+        email: `${who}@example.test`,
+        name: who,
+        password: "a long enough password",
+      });
+      const address = "198.51.100.77";
+      // Whoever arrives first without the code gets nothing.
+      for (const wrong of ["", "AAAA-BBBB-CCCC"]) {
+        const refused = await setUpFirstAdmin({ db: fresh, input: input("squatter", wrong), address }).catch((e) => e);
+        expect(refused).toMatchObject({ code: "VALIDATION_FAILED", fields: { code: expect.any(String) } });
+      }
+      expect(await fresh.user.count()).toBe(0);
+      // The code is read as people type it: any case, with or without dashes.
       const results = await Promise.allSettled([
-        setUpFirstAdmin({ db: fresh, input: input("first") }),
-        setUpFirstAdmin({ db: fresh, input: input("second") }),
+        setUpFirstAdmin({ db: fresh, input: input("first", code.toLowerCase().replaceAll("-", " ")), address }),
+        setUpFirstAdmin({ db: fresh, input: input("second"), address }),
       ]);
       expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
       expect(results.find((r) => r.status === "rejected")).toMatchObject({ reason: { code: "CONFLICT" } });
@@ -98,6 +120,9 @@ describe(`web security (${inject("databaseKind")})`, () => {
       // The shared database has people already: its setup is closed.
       const closed = await call(setupRoute.POST as Handler, { method: "POST", as: null, json: input("late") });
       expect(closed.status).toBe(409);
+      expect(await fresh.setupCode.count()).toBe(0);
+      const audit = await fresh.auditEntry.findFirstOrThrow({ where: { action: "user.setup" } });
+      expect(audit.address).toBe(address);
     } finally {
       await fresh.$disconnect();
       await scratch.drop();

@@ -14,8 +14,8 @@ export default async function SetupPage() {
     <div className="mx-auto max-w-sm space-y-4">
       <h1 className="text-2xl font-semibold">Welcome to Latency Budgets</h1>
       <p className="text-sm text-slate-600 dark:text-slate-400">
-        Nobody has an account yet. Create the first admin; you can add editors and viewers, or turn on single sign-on,
-        afterwards.
+        Nobody has an account yet. Create the first admin with the one-time code the server printed in its log; you can
+        add editors and viewers, or turn on single sign-on, afterwards.
       </p>
       <SetupForm />
     </div>

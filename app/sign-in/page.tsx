@@ -1,16 +1,24 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/account/sign-in-form";
-import { localPath } from "@/lib/api/security";
+import { localPath } from "@/lib/domain/origins";
 import { pageViewer } from "@/lib/services/pages";
 
 export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";
 
+// Only these codes are shown in words; any other ?error= (a link anyone can craft) gets the same
+// plain sentence, never its own text.
 const SSO_ERRORS: Record<string, string> = {
   email_not_verified: "Your provider has not verified your email address.",
   signup_disabled: "Single sign-on may not add new people here; ask an admin.",
+  account_not_linked: "An account with your email exists here already; ask an admin to link it.",
+  state_mismatch: "The sign-in took too long or was started elsewhere. Try again.",
+  please_restart_the_process: "The sign-in took too long or was started elsewhere. Try again.",
+  access_denied: "Your provider did not let you sign in here.",
+  forbidden: "This account is deactivated. Ask an admin of Latency Budgets to reactivate it.",
 };
+const SSO_FAILED = "Single sign-on failed. Try again, or use your password.";
 
 type Props = { searchParams: Promise<{ next?: string; error?: string }> };
 
@@ -33,7 +41,9 @@ export default async function SignInPage({ searchParams }: Props) {
         sso={viewer.sso}
         error={
           error
-            ? (SSO_ERRORS[error] ?? `Single sign-on failed (${error.slice(0, 80)}). Try again, or use your password.`)
+            ? Object.hasOwn(SSO_ERRORS, error.toLowerCase())
+              ? SSO_ERRORS[error.toLowerCase()]
+              : SSO_FAILED
             : undefined
         }
       />

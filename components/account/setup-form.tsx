@@ -16,7 +16,7 @@ type Input = z.infer<typeof setupSchema>;
 export function SetupForm() {
   const form = useForm<Input>({
     resolver: zodResolver(setupSchema),
-    defaultValues: { email: "", name: "", password: "" },
+    defaultValues: { code: "", email: "", name: "", password: "" },
   });
   const { errors } = form.formState;
   const setUp = useMutation({
@@ -30,8 +30,23 @@ export function SetupForm() {
   return (
     <Card>
       <form className="space-y-4" noValidate onSubmit={form.handleSubmit((input) => setUp.mutate(input))}>
+        <Field
+          label="Setup code"
+          hint="The server printed it in its log when it started: “Open /setup and enter this one-time code…”."
+          error={errors.code?.message}
+        >
+          {(control) => (
+            <TextInput
+              {...control}
+              autoComplete="one-time-code"
+              autoFocus
+              spellCheck={false}
+              {...form.register("code")}
+            />
+          )}
+        </Field>
         <Field label="Your name" error={errors.name?.message}>
-          {(control) => <TextInput {...control} autoComplete="name" autoFocus {...form.register("name")} />}
+          {(control) => <TextInput {...control} autoComplete="name" {...form.register("name")} />}
         </Field>
         <Field label="Email" error={errors.email?.message}>
           {(control) => <TextInput {...control} type="email" autoComplete="username" {...form.register("email")} />}

@@ -6,12 +6,15 @@ import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { Field } from "@/components/ui/field";
 import { CELL, DataTable, QueryStates, ROW } from "@/components/ui/data-table";
-import { Button, Card, Select, TextInput } from "@/components/ui/primitives";
+import { Badge, Button, Card, Select, TextInput } from "@/components/ui/primitives";
 import { ROLES } from "@/lib/domain/rights";
 import { ApiError, apiFetch, showFieldErrors } from "@/lib/queries/api";
 import { urls } from "@/lib/queries/resources";
 import { MIN_PASSWORD_LENGTH, newUserSchema } from "@/lib/schemas/account";
 import type { UserView } from "@/lib/services/auth/users";
+import { PersonActions } from "./person-actions";
+
+const when = (iso: string) => new Date(iso).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" });
 
 type Input = z.input<typeof newUserSchema>;
 
@@ -87,17 +90,30 @@ export function UsersPanel({ selfId }: { selfId: string }) {
       </p>
       <QueryStates query={users} empty={{ title: "Nobody yet", body: "Add the first person above." }}>
         {(rows) => (
-          <DataTable columns={["Name", "Email", "Signs in with", "Role"]}>
+          <DataTable columns={["Name", "Email", "Signs in with", "Last sign-in", "Role", "Access"]}>
             {rows.map((user) => (
-              <tr key={user.id} className={ROW}>
-                <td className={CELL}>{user.name}</td>
+              <tr key={user.id} className={ROW} data-testid={`user-${user.email}`}>
+                <td className={CELL}>
+                  {user.name}{" "}
+                  {!user.active && (
+                    <Badge tone="bad" title={user.deactivatedAt ? `since ${when(user.deactivatedAt)}` : undefined}>
+                      deactivated
+                    </Badge>
+                  )}
+                </td>
                 <td className={CELL}>{user.email}</td>
-                <td className={CELL}>{user.methods.join(", ") || "—"}</td>
+                <td className={CELL}>
+                  {user.methods.map((m) => (m === "oidc" ? "single sign-on" : m)).join(", ") || "—"}
+                </td>
+                <td className={CELL}>{user.lastSignInAt ? when(user.lastSignInAt) : "never"}</td>
                 <td className={CELL}>
                   <Select
                     aria-label={`Role of ${user.email}`}
                     value={user.role}
-                    disabled={setRole.isPending}
+                    disabled={setRole.isPending || user.roleSource !== "admin"}
+                    title={
+                      user.roleSource !== "admin" ? "Set by the single sign-on provider at every sign-in" : undefined
+                    }
                     onChange={(event) => {
                       const role = event.target.value;
                       if (
@@ -111,6 +127,12 @@ export function UsersPanel({ selfId }: { selfId: string }) {
                       <option key={role}>{role}</option>
                     ))}
                   </Select>
+                  {user.roleSource !== "admin" && (
+                    <p className="mt-1 text-xs text-slate-500">set by single sign-on at each sign-in</p>
+                  )}
+                </td>
+                <td className={CELL}>
+                  <PersonActions user={user} isSelf={user.id === selfId} />
                 </td>
               </tr>
             ))}

@@ -39,6 +39,9 @@ export function UserMenu() {
         <Link className="px-3 py-1.5 hover:bg-slate-100 dark:hover:bg-slate-800" href="/settings/tokens">
           API tokens
         </Link>
+        <Link className="px-3 py-1.5 hover:bg-slate-100 dark:hover:bg-slate-800" href="/settings/password">
+          Change password
+        </Link>
         {isAdmin && (
           <>
             <Link className="px-3 py-1.5 hover:bg-slate-100 dark:hover:bg-slate-800" href="/admin/users">

@@ -14,7 +14,7 @@ import { AlertBadges, useServiceAlerts } from "@/components/alerts/alert-badges"
 import { ComponentTable } from "./component-table";
 import { toRows } from "./to-rows";
 
-const WINDOWS = ["5m", "15m", "1h", "6h", "24h"];
+const WINDOWS = ["5m", "15m", "1h", "6h", "1d"];
 const REFRESH_MS = 15_000;
 
 function toLocalInput(unix: number): string {
@@ -102,9 +102,9 @@ export function WaterfallView({
               <TextInput
                 {...control}
                 name="window"
-                placeholder="e.g. 45m"
+                placeholder="e.g. 30m"
                 pattern="[1-9][0-9]{0,4}[mhd]"
-                title="A number and m, h or d, e.g. 45m"
+                title="A number and m, h or d, e.g. 30m; rounded to the nearest of 1m, 2m, 5m, 10m, 15m, 30m, 1h, 2h, 3h, 6h, 12h, 1d, 2d, 3d, 7d"
                 className="w-24"
               />
             )}

@@ -82,6 +82,12 @@ test.describe("waterfall: on-call opens the incident view", () => {
 
     await prometheus("freeze"); // SIGSTOP: connections are accepted, nothing is answered
     await refreshUntil(page, () => expect(page.getByTestId("prometheus-state")).toContainText("Showing stale data"));
+    // One timeout might be one slow query; the circuit opens once the breaker's trivial probe fails too.
+    await expect
+      .poll(async () => (await (await request.get("/api/health")).text()).includes("checking again"), {
+        timeout: 10_000,
+      })
+      .toBe(true);
 
     for (const path of ["/api/services/chat-api/waterfall?window=1m", "/api/services/chat-api/slos", "/api/health"]) {
       const { ms, value } = await timed(() => request.get(path));

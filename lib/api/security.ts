@@ -17,22 +17,6 @@ export function isCrossSiteMutation(method: string, headers: Headers, ownOrigins
 }
 
 /**
- * The app's own origins: the configured public URL, and the one the request was addressed to
- * (a browser cannot address another site's request to us).
- */
-export function ownOriginsOf(publicUrl: string | undefined, requestUrl: string, headers: Headers): string[] {
-  const addressed = addressedOrigin(requestUrl, headers);
-  return publicUrl ? [...new Set([new URL(publicUrl).origin, addressed])] : [addressed];
-}
-
-function addressedOrigin(requestUrl: string, headers: Headers): string {
-  const url = new URL(requestUrl);
-  const host = headers.get("x-forwarded-host") ?? headers.get("host") ?? url.host;
-  const protocol = headers.get("x-forwarded-proto")?.split(",")[0]?.trim() ?? url.protocol.replace(/:$/, "");
-  return `${protocol}://${host}`;
-}
-
-/**
  * Scripts only from the app, each page's own with its nonce ('strict-dynamic' lets them load
  * their chunks); never eval. Inline styles stay allowed: charts position with style attributes.
  */
@@ -50,10 +34,4 @@ export function contentSecurityPolicy(nonce: string, { isDev = false } = {}): st
     "form-action 'self'",
     "frame-ancestors 'none'",
   ].join("; ");
-}
-
-/** Where to go after signing in: a path on this site, never another site ("//evil", "https://…"). */
-export function localPath(next: string | undefined): string {
-  if (!next || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return "/";
-  return next;
 }

@@ -1,5 +1,6 @@
 import "server-only";
 import type { Db } from "./client";
+import type { Client } from "./users";
 
 export type NewAuditEntry = {
   actorKind: string;
@@ -15,7 +16,8 @@ export type NewAuditEntry = {
 
 export type AuditRow = NewAuditEntry & { id: bigint; at: Date };
 
-export async function appendAuditEntry(db: Db, entry: NewAuditEntry): Promise<void> {
+/** Appends inside the caller's transaction when given one: the entry commits with its change, or neither does. */
+export async function appendAuditEntry(db: Client, entry: NewAuditEntry): Promise<void> {
   await db.auditEntry.create({ data: entry });
 }
 
@@ -36,14 +38,14 @@ export async function listAuditRows(
   });
 }
 
-/** How often an action was recorded for a target or from an address since a time (sign-in failures). */
+/** How often actions were recorded (for a target, from an address) since a time (sign-in failures). */
 export async function countRecentAudit(
   db: Db,
-  options: { action: string; since: Date; target?: string; address?: string },
+  options: { action: string | string[]; since: Date; target?: string; address?: string },
 ): Promise<number> {
   return db.auditEntry.count({
     where: {
-      action: options.action,
+      action: typeof options.action === "string" ? options.action : { in: options.action },
       at: { gte: options.since },
       ...(options.target !== undefined && { target: options.target }),
       ...(options.address !== undefined && { address: options.address }),

@@ -1,5 +1,6 @@
 import "server-only";
 import type { Db } from "./client";
+import type { Client } from "./users";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import {
   INDICATORS,
@@ -67,7 +68,7 @@ export type NewExperiment = ExperimentDesign & {
   createdBy: string;
 };
 
-export async function insertExperiment(db: Db, data: NewExperiment): Promise<ExperimentRow> {
+export async function insertExperiment(db: Client, data: NewExperiment): Promise<ExperimentRow> {
   return toRow(await db.experiment.create({ data, include }));
 }
 
@@ -75,14 +76,14 @@ export async function listExperimentRows(db: Db): Promise<ExperimentRow[]> {
   return (await db.experiment.findMany({ include, orderBy: { createdAt: "desc" }, take: 200 })).map(toRow);
 }
 
-export async function findExperimentRow(db: Db, id: string): Promise<ExperimentRow | null> {
+export async function findExperimentRow(db: Client, id: string): Promise<ExperimentRow | null> {
   const row = await db.experiment.findUnique({ where: { id }, include });
   return row && toRow(row);
 }
 
 /** Sets status and decision only if still at `baseVersion`; false when someone changed it in between. */
 export async function updateExperimentStatusIfVersion(
-  db: Db,
+  db: Client,
   id: string,
   baseVersion: number,
   data: {
@@ -155,12 +156,14 @@ export async function loadVariantData(db: Db, experimentId: string): Promise<Map
 /**
  * Merges an upload into the stored results and records who made it, in one transaction; the
  * experiment row is locked so two uploads at once add up instead of overwriting each other.
+ * `alsoInTransaction` (the audit entry) commits with them.
  */
 export async function mergeVariantData(
   db: Db,
   experimentId: string,
   upload: Map<string, VariantAccumulator>,
   record: { source: string; accepted: number; rejected: number; createdBy: string },
+  alsoInTransaction: (tx: Prisma.TransactionClient) => Promise<void>,
 ): Promise<void> {
   await db.$transaction(
     async (tx) => {
@@ -180,6 +183,7 @@ export async function mergeVariantData(
         });
       }
       await tx.experimentUpload.create({ data: { experimentId, ...record } });
+      await alsoInTransaction(tx);
     },
     { timeout: 60_000 },
   );

@@ -1,5 +1,6 @@
 import "server-only";
 import type { Db } from "./client";
+import type { Client } from "./users";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 export type NotificationRow = {
@@ -20,7 +21,7 @@ export type NotificationRow = {
 export type NewNotification = Omit<NotificationRow, "id" | "receivedAt" | "service"> & { serviceId: string | null };
 
 /** Stores each alert state once: a re-sent (fingerprint, status, startsAt) is skipped. */
-export async function insertNotifications(db: Db, rows: NewNotification[]): Promise<number> {
+export async function insertNotifications(db: Client, rows: NewNotification[]): Promise<number> {
   const result = await db.alertNotification.createMany({
     skipDuplicates: true,
     data: rows.map((row) => ({

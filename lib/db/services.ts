@@ -1,5 +1,6 @@
 import "server-only";
 import type { Db } from "./client";
+import type { Client } from "./users";
 import type { BudgetDocument } from "@/lib/domain/budget";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
@@ -48,6 +49,6 @@ export async function findServiceRow(db: Db, slug: string): Promise<ServiceRow |
 }
 
 /** Deletes a service; its budget, revisions, SLOs, experiments and notifications go with it. */
-export async function deleteServiceRow(db: Db, serviceId: string): Promise<void> {
+export async function deleteServiceRow(db: Client, serviceId: string): Promise<void> {
   await db.service.delete({ where: { id: serviceId } });
 }

@@ -1,5 +1,6 @@
 import "server-only";
 import type { Db } from "./client";
+import type { Client } from "./users";
 
 export type TokenRow = {
   id: string;
@@ -13,7 +14,7 @@ export type TokenRow = {
   createdAt: Date;
 };
 
-export type TokenOwner = { id: string; email: string; name: string; role: string };
+export type TokenOwner = { id: string; email: string; name: string; role: string; deactivatedAt: Date | null };
 
 const select = {
   id: true,
@@ -28,7 +29,7 @@ const select = {
 } as const;
 
 export async function insertToken(
-  db: Db,
+  db: Client,
   data: { userId: string; name: string; prefix: string; secretHash: string; scopes: string[]; expiresAt: Date | null },
 ): Promise<TokenRow> {
   return db.apiToken.create({ data, select });
@@ -40,7 +41,7 @@ export async function findTokenBySecretHash(
 ): Promise<(TokenRow & { user: TokenOwner }) | null> {
   return db.apiToken.findUnique({
     where: { secretHash },
-    select: { ...select, user: { select: { id: true, email: true, name: true, role: true } } },
+    select: { ...select, user: { select: { id: true, email: true, name: true, role: true, deactivatedAt: true } } },
   });
 }
 
@@ -59,7 +60,7 @@ export async function listTokenRows(db: Db, userId: string | null): Promise<(Tok
 }
 
 /** Revokes a token that is not revoked yet; false when it already was. */
-export async function revokeTokenRow(db: Db, id: string, at: Date): Promise<boolean> {
+export async function revokeTokenRow(db: Client, id: string, at: Date): Promise<boolean> {
   const result = await db.apiToken.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: at } });
   return result.count === 1;
 }

@@ -3,9 +3,19 @@ import type { Db } from "./client";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 /** The client or an open transaction. */
-type Client = Db | Prisma.TransactionClient;
+export type Client = Db | Prisma.TransactionClient;
 
-export type UserRow = { id: string; email: string; name: string; role: string; createdAt: Date; methods: string[] };
+export type UserRow = {
+  id: string;
+  email: string;
+  name: string;
+  role: string;
+  createdAt: Date;
+  deactivatedAt: Date | null;
+  lastSignInAt: Date | null;
+  /** How the person signs in: "password" and SSO provider ids. */
+  methods: string[];
+};
 
 const select = {
   id: true,
@@ -13,17 +23,12 @@ const select = {
   name: true,
   role: true,
   createdAt: true,
+  deactivatedAt: true,
+  lastSignInAt: true,
   accounts: { select: { providerId: true } },
 } as const;
 
-type Selected = {
-  id: string;
-  email: string;
-  name: string;
-  role: string;
-  createdAt: Date;
-  accounts: { providerId: string }[];
-};
+type Selected = Omit<UserRow, "methods"> & { accounts: { providerId: string }[] };
 
 const toRow = ({ accounts, ...user }: Selected): UserRow => ({
   ...user,
@@ -34,17 +39,13 @@ export async function listUserRows(db: Db): Promise<UserRow[]> {
   return (await db.user.findMany({ select, orderBy: [{ createdAt: "asc" }, { email: "asc" }] })).map(toRow);
 }
 
-export async function findUserRow(db: Db, id: string): Promise<UserRow | null> {
+export async function findUserRow(db: Client, id: string): Promise<UserRow | null> {
   const row = await db.user.findUnique({ where: { id }, select });
   return row && toRow(row);
 }
 
 export async function countUsers(db: Db): Promise<number> {
   return db.user.count();
-}
-
-export async function countAdmins(db: Db): Promise<number> {
-  return db.user.count({ where: { role: "admin" } });
 }
 
 /**
@@ -81,31 +82,68 @@ export async function insertPasswordUser(
   return toRow(user);
 }
 
-/** Changes a role unless that would leave no admin; false when it would. */
-export async function updateUserRole(db: Db, id: string, role: string): Promise<boolean> {
-  return db.$transaction(async (tx) => {
-    // One role change at a time, so two admins cannot demote each other into none.
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('latency_budgets.user_roles'))`;
-    const current = await tx.user.findUniqueOrThrow({ where: { id }, select: { role: true } });
-    if (current.role === "admin" && role !== "admin" && (await tx.user.count({ where: { role: "admin" } })) <= 1)
-      return false;
-    await tx.user.update({ where: { id }, data: { role, updatedAt: new Date() } });
-    return true;
-  });
+/**
+ * Takes the lock that orders every change to who is an admin, inside a transaction: two admins
+ * can then never demote or deactivate each other into none.
+ */
+export async function lockAdmins(tx: Prisma.TransactionClient): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('latency_budgets.user_roles'))`;
 }
 
-/** Creates the first user, only while there is none; false when someone else was first. */
+/** Active admins other than `exceptId`. */
+export async function countOtherActiveAdmins(tx: Client, exceptId: string): Promise<number> {
+  return tx.user.count({ where: { role: "admin", deactivatedAt: null, id: { not: exceptId } } });
+}
+
+export async function updateUserRole(tx: Client, id: string, role: string): Promise<void> {
+  await tx.user.update({ where: { id }, data: { role, updatedAt: new Date() } });
+}
+
+/** Deactivates (at) or reactivates (null) a person; deactivating ends every session they have. */
+export async function setUserDeactivated(tx: Client, id: string, at: Date | null): Promise<{ sessionsEnded: number }> {
+  await tx.user.update({ where: { id }, data: { deactivatedAt: at, updatedAt: new Date() } });
+  if (!at) return { sessionsEnded: 0 };
+  return { sessionsEnded: (await tx.session.deleteMany({ where: { userId: id } })).count };
+}
+
+/** Ends a person's sessions, all of them or all but the one with `keepToken`. */
+export async function deleteSessions(tx: Client, userId: string, keepToken?: string): Promise<number> {
+  const where = keepToken ? { userId, token: { not: keepToken } } : { userId };
+  return (await tx.session.deleteMany({ where })).count;
+}
+
+/** The stored password hash of a person who signs in with one, or null. */
+export async function findPasswordHash(db: Client, userId: string): Promise<string | null> {
+  const account = await db.account.findFirst({
+    where: { userId, providerId: "credential" },
+    select: { password: true },
+  });
+  return account?.password ?? null;
+}
+
+/** Replaces a password hash; false when the person has no password sign-in. */
+export async function updatePasswordHash(tx: Client, userId: string, passwordHash: string): Promise<boolean> {
+  const result = await tx.account.updateMany({
+    where: { userId, providerId: "credential" },
+    data: { password: passwordHash, updatedAt: new Date() },
+  });
+  return result.count > 0;
+}
+
+export async function markSignedIn(db: Client, id: string, at: Date): Promise<void> {
+  await db.user.update({ where: { id }, data: { lastSignInAt: at } });
+}
+
+/** Creates the first user inside the caller's transaction, only while there is none; null when someone else was first. */
 export async function insertFirstUser(
-  db: Db,
+  tx: Prisma.TransactionClient,
   data: { id: string; email: string; name: string; role: string; passwordHash: string },
 ): Promise<UserRow | null> {
-  return db.$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('latency_budgets.first_user'))`;
-    if ((await tx.user.count()) > 0) return null;
-    return insertPasswordUser(tx, data);
-  });
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('latency_budgets.first_user'))`;
+  if ((await tx.user.count()) > 0) return null;
+  return insertPasswordUser(tx, data);
 }
 
-export async function findUserIdByEmail(db: Db, email: string): Promise<string | null> {
+export async function findUserIdByEmail(db: Client, email: string): Promise<string | null> {
   return (await db.user.findUnique({ where: { email }, select: { id: true } }))?.id ?? null;
 }

@@ -24,6 +24,10 @@ const EXPECTED: Record<Action, [viewer: boolean, editor: boolean, admin: boolean
   "user.list": [false, false, true, "-"],
   "user.create": [false, false, true, "-"],
   "user.role": [false, false, true, "-"],
+  "user.deactivate": [false, false, true, "-"],
+  "user.password": [false, false, true, "-"],
+  "user.sessions": [false, false, true, "-"],
+  "me.password": [true, true, true, "-"],
   "audit.read": [false, false, true, "-"],
   "alert.receive": [false, false, false, "-"],
 };
@@ -80,9 +84,11 @@ describe("rights table", () => {
 describe("roleFromClaim", () => {
   const map = "sre-leads=editor, platform-admins=admin";
   it.each([
-    ["a role's own name", "editor", "editor"],
+    // With a map set, a group literally called "admin" or "editor" grants nothing.
+    ["a role's own name, with a map set", "editor", "viewer"],
+    ["a group called admin, with a map set", ["admin", "staff"], "viewer"],
     ["a mapped group", ["staff", "sre-leads"], "editor"],
-    ["the highest of several", ["sre-leads", "platform-admins", "viewer"], "admin"],
+    ["the highest of several", ["sre-leads", "platform-admins", "editor"], "admin"],
     ["nothing known", ["staff"], "viewer"],
     ["no claim", undefined, "viewer"],
     ["a non-string claim", { admin: true }, "viewer"],
@@ -93,7 +99,12 @@ describe("roleFromClaim", () => {
 
   it("falls back to the configured default role", () => {
     expect(roleFromClaim(["staff"], map, "editor")).toBe("editor");
-    // A claim can lower nobody below the default: the default is the floor only when nothing matches.
-    expect(roleFromClaim(["viewer"], map, "editor")).toBe("viewer");
+    expect(roleFromClaim(["viewer"], map, "editor")).toBe("editor");
+  });
+
+  it("without a map, a claim holding a role's own name grants it", () => {
+    expect(roleFromClaim(["editor", "staff"], "", "viewer")).toBe("editor");
+    // The default is the floor only when nothing matches.
+    expect(roleFromClaim(["viewer"], "", "editor")).toBe("viewer");
   });
 });

@@ -37,6 +37,10 @@ export const ACTIONS = {
   "user.list": { role: "admin", scope: null, does: "list users" },
   "user.create": { role: "admin", scope: null, does: "add users" },
   "user.role": { role: "admin", scope: null, does: "change roles" },
+  "user.deactivate": { role: "admin", scope: null, does: "deactivate and reactivate people" },
+  "user.password": { role: "admin", scope: null, does: "reset people's passwords" },
+  "user.sessions": { role: "admin", scope: null, does: "sign people out everywhere" },
+  "me.password": { role: "viewer", scope: null, does: "change your own password" },
   "audit.read": { role: "admin", scope: null, does: "read the audit trail" },
   "alert.receive": { role: null, scope: null, does: "deliver Alertmanager notifications" },
 } as const satisfies Record<string, Rule>;
@@ -82,8 +86,8 @@ export function scopesFor(role: Role): Scope[] {
 const article = (role: Role) => (role === "viewer" ? "a" : "an");
 
 /**
- * The role an SSO user gets from a claim: a role's own name, or a value mapped to one
- * ("sre-leads=editor,platform-admins=admin"); the highest wins, else the fallback.
+ * The role an SSO user gets from a claim: a value mapped to one ("sre-leads=editor,platform-admins=admin"),
+ * or with no map a role's own name; the highest wins, else the fallback.
  */
 export function roleFromClaim(claim: unknown, mapping: string, fallback: Role): Role {
   const values = (Array.isArray(claim) ? claim : [claim]).filter((v): v is string => typeof v === "string");
@@ -92,8 +96,9 @@ export function roleFromClaim(claim: unknown, mapping: string, fallback: Role): 
     const [value, role] = pair.split("=").map((part) => part.trim());
     if (value && ROLES.includes(role as Role)) mapped.set(value, role as Role);
   }
+  // With a map, only mapped values count: a group that happens to be called "admin" grants nothing.
   const granted = values.flatMap((value) => {
-    const role = mapped.get(value) ?? (ROLES.includes(value as Role) ? (value as Role) : undefined);
+    const role = mapped.size > 0 ? mapped.get(value) : ROLES.includes(value as Role) ? (value as Role) : undefined;
     return role ? [role] : [];
   });
   return granted.reduce<Role>((best, role) => (roleAtLeast(role, best) ? role : best), granted[0] ?? fallback);

@@ -5,14 +5,18 @@ import { createPrometheusClient } from "./client";
 
 // A real TCP server that accepts connections and, while hung, never answers: what a SIGSTOPped
 // Prometheus or a wedged proxy looks like. When it comes back it answers like Prometheus does.
+// With onlySlowQueries it answers the breaker's trivial GET at once and hangs every POSTed query:
+// a healthy Prometheus with one query too slow for its timeout.
 let hung = true;
+let onlySlowQueries = false;
 const sockets = new Set<Socket>();
 const server = createServer((socket) => {
   sockets.add(socket);
   socket.on("close", () => sockets.delete(socket));
   socket.on("error", () => undefined);
-  socket.on("data", () => {
-    if (hung) return;
+  socket.on("data", (chunk: Buffer) => {
+    const isTrivialQuery = chunk.toString().startsWith("GET /api/v1/query?query=vector(1)");
+    if (hung && !(onlySlowQueries && isTrivialQuery)) return;
     const body = JSON.stringify({ status: "success", data: { resultType: "vector", result: [] } });
     socket.end(
       `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`,
@@ -44,6 +48,8 @@ describe("circuit breaker against a server that accepts and never replies", () =
     const first = await timed(() => client.query("up", 1));
     expect(first.value).toMatchObject({ status: "error", errorType: "timeout" });
     expect(first.ms).toBeGreaterThanOrEqual(450);
+    // The trivial query asked right after fails too (within its 200 ms): Prometheus is down.
+    await expect.poll(() => client.breaker?.state, { timeout: 1000, interval: 20 }).toBe("open");
     expect(client.breaker).toMatchObject({ state: "open", reason: "did not answer in time" });
 
     const after = await Promise.all(Array.from({ length: 20 }, () => timed(() => client.query("up", 1))));
@@ -68,7 +74,24 @@ describe("circuit breaker against a server that accepts and never replies", () =
     expect(client.breaker).toMatchObject({ state: "closed" });
   });
 
-  it("a refused connection opens it too", async () => {
+  it("one slow query does not open it while Prometheus answers a trivial one", async () => {
+    onlySlowQueries = true;
+    hung = true;
+    try {
+      const transport = guardedTransport(url, { retryMs: 200, probeTimeoutMs: 200 });
+      const client = createPrometheusClient(url, { timeoutMs: 300, transport });
+      for (let i = 0; i < 3; i++) {
+        expect(await client.query("a_slow_28_day_query", 1)).toMatchObject({ errorType: "timeout" });
+        await new Promise((r) => setTimeout(r, 250));
+        expect(client.breaker?.state).toBe("closed");
+      }
+    } finally {
+      onlySlowQueries = false;
+      hung = false;
+    }
+  });
+
+  it("a refused connection opens it at once", async () => {
     const transport = guardedTransport("http://127.0.0.1:1", { retryMs: 60_000 });
     const client = createPrometheusClient("http://127.0.0.1:1", { timeoutMs: 500, transport });
     expect(await client.query("up", 1)).toMatchObject({ errorType: "unreachable" });

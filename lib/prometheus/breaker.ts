@@ -1,11 +1,14 @@
 import "server-only";
+import { metrics } from "@/lib/observability/metrics";
 import { nodeTransport, type Transport } from "./transport";
 
 // A circuit breaker per Prometheus URL. A Prometheus that accepts connections and never answers
 // (SIGSTOP, a wedged proxy) would make every view wait its full timeout, one after another.
-// After one timeout, connection failure or gateway error the circuit opens: requests fail at once
-// (callers serve their last good data marked stale) while one background probe at a time asks
-// Prometheus a trivial query; the first answer closes the circuit again.
+// A refused connection opens the circuit at once. A timeout or a gateway error might be one slow
+// query rather than a dead Prometheus, so it opens the circuit only when a trivial query, asked
+// right then, fails too. While open, requests fail at once (callers serve their last good data
+// marked stale) and one background probe at a time asks the trivial query; the first answer
+// closes the circuit again.
 
 export type BreakerState = {
   state: "closed" | "open";
@@ -38,10 +41,11 @@ export type GuardedTransport = Transport & { readonly breaker: BreakerState };
 
 const TRIPPING_STATUS = new Set([502, 503, 504]);
 
+const isTimeout = (error: unknown) =>
+  error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+
 function describe(error: unknown): string {
-  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError"))
-    return "did not answer in time";
-  return "could not be reached";
+  return isTimeout(error) ? "did not answer in time" : "could not be reached";
 }
 
 /** The transport to one Prometheus base URL, guarded by a circuit breaker. */
@@ -52,10 +56,38 @@ export function guardedTransport(baseUrl: string, options: BreakerOptions = {}):
   const state: BreakerState = { state: "closed", openedAt: null, reason: null, probes: 0 };
   let probing = false;
 
+  const gauge = { prometheus: baseUrl };
+  metrics().breakerOpen.set(gauge, 0);
   const open = (reason: string) => {
     if (state.state === "open") return;
     Object.assign(state, { state: "open", openedAt: Date.now(), reason });
+    metrics().breakerOpen.set(gauge, 1);
+    metrics().breakerOpened.inc(gauge);
     void probe();
+  };
+
+  const answersTrivialQuery = async (): Promise<boolean> => {
+    try {
+      const response = await send({
+        url: `${baseUrl}/api/v1/query?query=vector(1)`,
+        method: "GET",
+        timeoutMs: probeTimeoutMs,
+      });
+      return response.status === 200;
+    } catch {
+      return false;
+    }
+  };
+
+  /** One failure that may be the query's own fault: open only if Prometheus itself is not answering. */
+  let confirming = false;
+  const confirm = (reason: string) => {
+    if (confirming || state.state === "open") return;
+    confirming = true;
+    void answersTrivialQuery().then((answers) => {
+      confirming = false;
+      if (!answers) open(reason);
+    });
   };
 
   async function probe(): Promise<void> {
@@ -63,18 +95,10 @@ export function guardedTransport(baseUrl: string, options: BreakerOptions = {}):
     probing = true;
     while (state.state === "open") {
       state.probes++;
-      try {
-        const response = await send({
-          url: `${baseUrl}/api/v1/query?query=vector(1)`,
-          method: "GET",
-          timeoutMs: probeTimeoutMs,
-        });
-        if (response.status === 200) {
-          Object.assign(state, { state: "closed", openedAt: null, reason: null });
-          break;
-        }
-      } catch {
-        // still down
+      if (await answersTrivialQuery()) {
+        Object.assign(state, { state: "closed", openedAt: null, reason: null });
+        metrics().breakerOpen.set(gauge, 0);
+        break;
       }
       await new Promise((resolve) => setTimeout(resolve, retryMs).unref?.());
     }
@@ -89,10 +113,11 @@ export function guardedTransport(baseUrl: string, options: BreakerOptions = {}):
       );
     try {
       const response = await send(request);
-      if (TRIPPING_STATUS.has(response.status)) open(`answered HTTP ${response.status}`);
+      if (TRIPPING_STATUS.has(response.status)) confirm(`answered HTTP ${response.status}`);
       return response;
     } catch (error) {
-      open(describe(error));
+      if (isTimeout(error)) confirm(describe(error));
+      else open(describe(error));
       throw error;
     }
   }) as GuardedTransport;

@@ -1,4 +1,5 @@
 import "server-only";
+import { metrics } from "@/lib/observability/metrics";
 import { CircuitOpenError, type BreakerState, type GuardedTransport } from "./breaker";
 import { nodeTransport, type HttpResponse, type Transport } from "./transport";
 // A small typed Prometheus HTTP API client. Answers are a success | error union; sample values
@@ -43,6 +44,13 @@ export function createPrometheusClient(
 
   async function request(path: string, method: "GET" | "POST", body?: string): Promise<HttpResponse | Failure> {
     requestCount++;
+    const stopTimer = metrics().prometheusDuration.startTimer({ endpoint: endpointOf(path) });
+    const response = await sendRequest(path, method, body);
+    stopTimer({ outcome: "errorType" in response ? response.errorType : response.status < 400 ? "success" : "error" });
+    return response;
+  }
+
+  async function sendRequest(path: string, method: "GET" | "POST", body?: string): Promise<HttpResponse | Failure> {
     try {
       return await send({
         url: `${root}${path}`,
@@ -143,4 +151,10 @@ export function createPrometheusClient(
       return requestCount;
     },
   };
+}
+
+/** `/api/v1/query_range` → "query_range", `/api/v1/label/le/values?…` → "label", `/-/reload` → "reload". */
+function endpointOf(path: string): string {
+  const [first] = path.replace(/^\/(api\/v1|-)\//, "").split(/[/?]/);
+  return first || "other";
 }

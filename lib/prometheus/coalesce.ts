@@ -1,4 +1,5 @@
 import "server-only";
+import { countCacheLookup } from "@/lib/observability/metrics";
 import type { ApiResult, PrometheusClient, QueryResult } from "./client";
 
 // Many viewers of one incident ask the same question at the same moment. Queries are keyed by
@@ -33,6 +34,7 @@ export function coalesce(
   function shared<R extends QueryResult | ApiResult<unknown>>(key: string, run: () => Promise<R>): Promise<R> {
     const now = Date.now();
     const hit = entries.get(key);
+    countCacheLookup("prometheus-query", Boolean(hit && hit.expires > now));
     if (hit && hit.expires > now) return hit.promise as Promise<R>;
     if (entries.size >= maxEntries) {
       for (const [k, v] of entries) if (v.expires <= now || entries.size >= maxEntries) entries.delete(k);

@@ -58,8 +58,9 @@ export function recordedSelector(name: string, slug: string, slo: string): strin
 /** The evaluation time as unix seconds, from inside an annotation template. */
 const EVALUATION_TIME = '{{ with query "time()" }}{{ . | first | value | printf "%.0f" }}{{ end }}';
 
-/** The app's URL without a trailing slash; URL parsing percent-encodes any brace in it. */
+/** The app's URL without a trailing slash (URL parsing percent-encodes any brace); "" for relative links. */
 function baseUrl(options: RuleOptions): string {
+  if (!options.dashboardUrl) return "";
   return t(new URL(options.dashboardUrl).href.replace(/\/+$/, ""));
 }
 

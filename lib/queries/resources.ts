@@ -72,6 +72,9 @@ export const urls = {
   signInSso: () => "/api/auth/sign-in/social",
   users: () => "/api/users",
   user: (id: string) => `/api/users/${encodeURIComponent(id)}`,
+  userPassword: (id: string) => `/api/users/${encodeURIComponent(id)}/password`,
+  userSessions: (id: string) => `/api/users/${encodeURIComponent(id)}/sessions`,
+  myPassword: () => "/api/me/password",
   tokens: (all = false) => `/api/tokens${all ? "?all=1" : ""}`,
   token: (id: string) => `/api/tokens/${encodeURIComponent(id)}`,
   audit: (query: { service?: string; actor?: string; before?: string }) => {

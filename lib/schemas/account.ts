@@ -28,9 +28,48 @@ export const roleSchema = z.enum(ROLES, { error: `The role is one of ${ROLES.joi
 
 export const newUserSchema = z.object({ email, name, role: roleSchema, password: passwordSchema });
 
-export const setupSchema = z.object({ email, name, password: passwordSchema });
+/** First run: the one-time code the server printed in its log, and the first admin. */
+export const setupSchema = z.object({
+  code: z
+    .string({ error: "Give the setup code from the server's log" })
+    .trim()
+    .min(1, "Give the setup code from the server's log")
+    .max(40, "The setup code is shorter than that"),
+  email,
+  name,
+  password: passwordSchema,
+});
 
 export const roleChangeSchema = z.object({ role: roleSchema });
+
+/** PATCH /api/users/{id}: a role, access, or both. */
+export const userChangeSchema = z
+  .strictObject(
+    {
+      role: roleSchema.optional(),
+      active: z.boolean({ error: "active is true or false" }).optional(),
+    },
+    { error: "Only role and active can be changed here" },
+  )
+  .refine((change) => change.role !== undefined || change.active !== undefined, {
+    message: "Give a role, active, or both",
+    path: ["role"],
+  });
+
+export const passwordResetSchema = z.object({ password: passwordSchema });
+
+export const passwordChangeSchema = z
+  .object({
+    currentPassword: z
+      .string({ error: "Give your current password" })
+      .min(1, "Give your current password")
+      .max(MAX_PASSWORD_LENGTH),
+    newPassword: passwordSchema,
+  })
+  .refine((change) => change.newPassword !== change.currentPassword, {
+    message: "Choose a password different from the current one",
+    path: ["newPassword"],
+  });
 
 export const signInSchema = z.object({
   email: z.string().trim().min(1, "Give your email address"),

@@ -134,6 +134,21 @@ describe("budget validation", () => {
     });
   });
 
+  it("caps a budget at 100 components: 40 stages of 12 parallel ones would defeat every live view's cache", () => {
+    const stage = (s: number, n: number) => ({
+      name: `S${s}`,
+      components: Array.from({ length: n }, (_, c) => ({
+        name: `C${s}-${c}`,
+        budgetMs: { p50: null, p95: 1, p99: null },
+        source: null,
+      })),
+    });
+    expect(errorsOf({ ...valid, stages: Array.from({ length: 10 }, (_, s) => stage(s, 10)) })).toEqual({});
+    expect(errorsOf({ ...valid, stages: Array.from({ length: 40 }, (_, s) => stage(s, 12)) })).toEqual({
+      stages: "A budget holds at most 100 components (this one has 480)",
+    });
+  });
+
   it("requires the version a save is based on", () => {
     const result = saveBudgetSchema.safeParse(valid);
     expect(result.success ? {} : fieldErrors(result.error)).toEqual({

@@ -7,7 +7,18 @@ export { nameSchema };
 
 // The one definition of a valid budget, shared by the API handlers and the browser form.
 
-export const LIMITS = { stages: 40, componentsPerStage: 12, matchers: 12, maxBudgetMs: 3_600_000 } as const;
+/**
+ * Bounds of a budget. Components are capped per budget, not only per stage: every live view asks
+ * Prometheus for all of them in one query, and a pipeline of more than 100 budgeted parts is a
+ * catalog, not a latency budget.
+ */
+export const LIMITS = {
+  stages: 40,
+  componentsPerStage: 12,
+  componentsPerBudget: 100,
+  matchers: 12,
+  maxBudgetMs: 3_600_000,
+} as const;
 
 const budgetMsSchema = z
   .number({ error: "Enter a number of milliseconds" })
@@ -87,7 +98,17 @@ export const stageSchema = z.object({
     .max(LIMITS.componentsPerStage, `A stage holds at most ${LIMITS.componentsPerStage} parallel components`),
 });
 
-export const stagesSchema = z.array(stageSchema).max(LIMITS.stages, `At most ${LIMITS.stages} stages`);
+export const stagesSchema = z
+  .array(stageSchema)
+  .max(LIMITS.stages, `At most ${LIMITS.stages} stages`)
+  .superRefine((stages, ctx) => {
+    const count = stages.reduce((n, stage) => n + stage.components.length, 0);
+    if (count > LIMITS.componentsPerBudget)
+      ctx.addIssue({
+        code: "custom",
+        message: `A budget holds at most ${LIMITS.componentsPerBudget} components (this one has ${count})`,
+      });
+  });
 
 const budgetDocumentObject = z.object({
   indicator: nameSchema("Indicator", 60),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CALENDAR_NOMINAL_DAYS, isTimeZone } from "@/lib/domain/calendar";
+import { snapWindow } from "@/lib/domain/windows";
 import { LIMITS, metricSourceSchema, nameSchema } from "./budget";
 
 // Query parameters of the live views and the SLO definition. Windows are Prometheus durations.
@@ -13,10 +14,12 @@ export function durationSeconds(duration: string): number {
   return Number(match[1]) * UNIT_SECONDS[match[2] as keyof typeof UNIT_SECONDS];
 }
 
+/** A live view's window: any duration from 1m to 7d, snapped to the nearest of LIVE_WINDOWS. */
 export const windowSchema = z
   .string()
   .regex(DURATION, "Window is a duration like 5m, 1h or 1d")
-  .refine((w) => durationSeconds(w) >= 60 && durationSeconds(w) <= 7 * 86400, "Window must be between 1m and 7d");
+  .refine((w) => durationSeconds(w) >= 60 && durationSeconds(w) <= 7 * 86400, "Window must be between 1m and 7d")
+  .transform((w) => snapWindow(durationSeconds(w)));
 
 export const quantileSchema = z
   .union(

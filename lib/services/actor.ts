@@ -12,7 +12,8 @@ export type UserRef = { id: string; email: string; name: string; role: Role };
  */
 export type Actor =
   | { kind: "anonymous" }
-  | ({ kind: "user" } & UserRef)
+  /** A signed-in person; `sessionToken` names the session the request came with. */
+  | ({ kind: "user"; sessionToken?: string } & UserRef)
   | { kind: "token"; id: string; name: string; scopes: string[]; user: UserRef }
   /** The app itself: the launcher's seed and the demo; never built from a request. */
   | { kind: "system"; name: string }

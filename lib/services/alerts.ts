@@ -171,28 +171,31 @@ export const receiveAlertmanagerWebhook = mutation(
     const body = typeof input === "function" ? await (input as () => Promise<unknown>)() : input;
     const payload = parseInput(alertmanagerWebhookSchema, body, "The notification");
     const services = new Map((await listServiceRows(db)).map((row) => [row.slug, row.id]));
-    const stored = await insertNotifications(
-      db,
-      payload.alerts.map((alert) => ({
-        serviceId: services.get(alert.labels.service ?? "") ?? null,
-        status: alert.status,
-        alertname: (alert.labels.alertname ?? "").slice(0, 200),
-        severity: (alert.labels.severity ?? "").slice(0, 40),
-        fingerprint: alert.fingerprint || fingerprintOf(alert.labels),
-        startsAt: new Date(alert.startsAt),
-        endsAt: endTime(alert.endsAt),
-        labels: alert.labels,
-        annotations: alert.annotations,
-        receiver: payload.receiver,
-      })),
-    );
     const named = [...new Set(payload.alerts.map((alert) => alert.labels.service ?? ""))];
     const firing = payload.alerts.filter((alert) => alert.status === "firing").length;
-    await recordAudit(db, actor, {
-      action: "alert.receive",
-      service: named.length === 1 && services.has(named[0]!) ? named[0] : null,
-      target: payload.receiver,
-      summary: `Alertmanager delivered ${payload.alerts.length} alert${payload.alerts.length === 1 ? "" : "s"} (${firing} firing, ${stored} new)`,
+    const stored = await db.$transaction(async (tx) => {
+      const inserted = await insertNotifications(
+        tx,
+        payload.alerts.map((alert) => ({
+          serviceId: services.get(alert.labels.service ?? "") ?? null,
+          status: alert.status,
+          alertname: (alert.labels.alertname ?? "").slice(0, 200),
+          severity: (alert.labels.severity ?? "").slice(0, 40),
+          fingerprint: alert.fingerprint || fingerprintOf(alert.labels),
+          startsAt: new Date(alert.startsAt),
+          endsAt: endTime(alert.endsAt),
+          labels: alert.labels,
+          annotations: alert.annotations,
+          receiver: payload.receiver,
+        })),
+      );
+      await recordAudit(tx, actor, {
+        action: "alert.receive",
+        service: named.length === 1 && services.has(named[0]!) ? named[0] : null,
+        target: payload.receiver,
+        summary: `Alertmanager delivered ${payload.alerts.length} alert${payload.alerts.length === 1 ? "" : "s"} (${firing} firing, ${inserted} new)`,
+      });
+      return inserted;
     });
     return { received: payload.alerts.length, stored };
   },

@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import type { Db } from "@/lib/db/client";
+import type { Client } from "@/lib/db/users";
 import { appendAuditEntry, listAuditRows, type AuditRow } from "@/lib/db/audit";
 import { parseInput } from "@/lib/schemas/parse";
 import type { Actor } from "./actor";
@@ -14,9 +15,17 @@ export type AuditEntryView = {
   service: string | null;
   target: string;
   summary: string;
+  /** Where the request came from, when the entry records one (sign-ins, sign-outs, password changes). */
+  address: string | null;
 };
 
-type What = { action: string; service?: string | null; target?: string; summary: string; address?: string | null };
+export type AuditRecord = {
+  action: string;
+  service?: string | null;
+  target?: string;
+  summary: string;
+  address?: string | null;
+};
 
 function actorColumns(actor: Actor) {
   switch (actor.kind) {
@@ -40,8 +49,11 @@ function actorColumns(actor: Actor) {
 
 const clip = (text: string, length: number) => (text.length > length ? `${text.slice(0, length - 1)}…` : text);
 
-/** Appends one entry to the audit trail. Called by every mutation after it succeeded. */
-export async function recordAudit(db: Db, actor: Actor, what: What): Promise<void> {
+/**
+ * Appends one entry to the audit trail. Every mutation calls it with its own transaction, so the
+ * entry is stored exactly when the change is.
+ */
+export async function recordAudit(db: Client, actor: Actor, what: AuditRecord): Promise<void> {
   await appendAuditEntry(db, {
     ...actorColumns(actor),
     action: what.action,
@@ -80,6 +92,7 @@ function toView(row: AuditRow): AuditEntryView {
     service: row.serviceSlug,
     target: row.target,
     summary: row.summary,
+    address: row.address,
   };
 }
 

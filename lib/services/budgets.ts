@@ -1,4 +1,5 @@
 import "server-only";
+import { countCacheLookup } from "@/lib/observability/metrics";
 import type { BudgetDocument } from "@/lib/domain/budget";
 import { diffBudgets, type BudgetChange } from "@/lib/domain/budget-diff";
 import type { Db } from "@/lib/db/client";
@@ -8,7 +9,7 @@ import { saveBudgetSchema } from "@/lib/schemas/budget";
 import { parseInput } from "@/lib/schemas/parse";
 import { z } from "zod";
 import { authorOf, type Actor, type ServiceMutation } from "./actor";
-import { recordAudit } from "./audit";
+import { recordAudit, type AuditRecord } from "./audit";
 import { mutation } from "./mutation";
 import { rulesChanged } from "./rules";
 import { getServiceOrThrow } from "./services";
@@ -61,6 +62,7 @@ export function forgetCachedBudget(slug: string): void {
 /** getBudget for read-only live views: at most BUDGET_CACHE_TTL_MS old. */
 export async function getBudgetForLiveView({ db, slug }: { db: Db; slug: string }): Promise<BudgetView> {
   const hit = budgetCache.get(slug);
+  countCacheLookup("budget", Boolean(hit && hit.expires > Date.now()));
   if (hit && hit.expires > Date.now()) return hit.view;
   const view = await getBudget({ db, slug });
   budgetCache.set(slug, { view, expires: Date.now() + BUDGET_CACHE_TTL_MS });
@@ -94,13 +96,15 @@ async function writeBudget(
     document: BudgetDocument;
     message: string;
     restoredFrom: number | null;
+    /** The audit entry of the new version, stored in the same transaction. */
+    audit: (version: number) => AuditRecord;
   },
 ): Promise<BudgetView> {
   const service = await getServiceOrThrow({ db, slug: options.slug });
   if (service.budget.version !== options.baseVersion) throw await conflict(db, options.slug, options.baseVersion);
   const changes = diffBudgets(documentOf(service.budget), options.document);
-  const saved = await db.$transaction((tx) =>
-    updateBudgetIfVersion(tx, {
+  const saved = await db.$transaction(async (tx) => {
+    const written = await updateBudgetIfVersion(tx, {
       serviceId: service.id,
       baseVersion: options.baseVersion,
       document: options.document,
@@ -108,8 +112,10 @@ async function writeBudget(
       message: options.message,
       restoredFrom: options.restoredFrom,
       changes,
-    }),
-  );
+    });
+    if (written) await recordAudit(tx, options.actor, options.audit(options.baseVersion + 1));
+    return written;
+  });
   forgetCachedBudget(options.slug);
   if (!saved) throw await conflict(db, options.slug, options.baseVersion);
   rulesChanged(db);
@@ -119,21 +125,20 @@ async function writeBudget(
 /** Saves a budget edited from `version`; 409 when someone saved in between. */
 export const saveBudget = mutation("budget.save", async ({ db, actor, slug, input }: ServiceMutation) => {
   const { version, message, ...document } = parseInput(saveBudgetSchema, input, "The budget");
-  const saved = await writeBudget(db, {
+  return writeBudget(db, {
     slug,
     actor,
     baseVersion: version,
     document,
     message: message ?? "",
     restoredFrom: null,
+    audit: (saved) => ({
+      action: "budget.save",
+      service: slug,
+      target: `budget v${saved}`,
+      summary: `Saved budget version ${saved} (${document.targetMs} ms at p${document.quantile * 100})${message ? `: ${message}` : ""}`,
+    }),
   });
-  await recordAudit(db, actor, {
-    action: "budget.save",
-    service: slug,
-    target: `budget v${saved.version}`,
-    summary: `Saved budget version ${saved.version} (${saved.targetMs} ms at p${saved.quantile * 100})${message ? `: ${message}` : ""}`,
-  });
-  return saved;
 });
 
 const listRevisionsSchema = z.object({
@@ -180,20 +185,19 @@ export const restoreRevision = mutation(
     const service = await getServiceOrThrow({ db, slug });
     const row = await findRevisionRow(db, service.id, revision);
     if (!row) throw new AppError("NOT_FOUND", `Budget “${slug}” has no revision ${revision}.`);
-    const restored = await writeBudget(db, {
+    return writeBudget(db, {
       slug,
       actor,
       baseVersion: version,
       document: documentOf(row.snapshot),
       message: `Restored revision ${revision}`,
       restoredFrom: revision,
+      audit: (restored) => ({
+        action: "budget.restore",
+        service: slug,
+        target: `budget v${restored}`,
+        summary: `Restored budget revision ${revision} as version ${restored}`,
+      }),
     });
-    await recordAudit(db, actor, {
-      action: "budget.restore",
-      service: slug,
-      target: `budget v${restored.version}`,
-      summary: `Restored budget revision ${revision} as version ${restored.version}`,
-    });
-    return restored;
   },
 );

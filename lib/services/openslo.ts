@@ -391,16 +391,16 @@ export const importOpenSlo = mutation(
           done.push({ kind: "SLO", name: c.slo.name, service: c.service, action: "updated" });
         }
       }
+      for (const entry of done.filter((i) => i.action !== "unchanged"))
+        await recordAudit(tx, actor, {
+          action: "openslo.import",
+          service: entry.service,
+          target: entry.name,
+          summary: `OpenSLO import ${entry.action} ${entry.kind === "SLO" ? `SLO “${entry.name}”` : `service “${entry.name}”`}`,
+        });
       return done;
     });
     rulesChanged(db);
-    for (const entry of imported.filter((i) => i.action !== "unchanged"))
-      await recordAudit(db, actor, {
-        action: "openslo.import",
-        service: entry.service,
-        target: entry.name,
-        summary: `OpenSLO import ${entry.action} ${entry.kind === "SLO" ? `SLO “${entry.name}”` : `service “${entry.name}”`}`,
-      });
     return { imported };
   },
 );

@@ -90,18 +90,18 @@ export const createOptimization = mutation(
   async ({ db, actor, input }: Mutation): Promise<OptimizationView> => {
     const data = parseInput(optimizationInputSchema, input, "The optimization");
     const row = await writeUnique(
-      () => db.optimization.create({ data: { ...data, createdBy: authorOf(actor) }, select }),
-      {
-        message: `An optimization called “${data.name}” exists already.`,
-        field: "name",
-        taken: "This name is taken",
-      },
+      () =>
+        db.$transaction(async (tx) => {
+          const created = await tx.optimization.create({ data: { ...data, createdBy: authorOf(actor) }, select });
+          await recordAudit(tx, actor, {
+            action: "optimization.create",
+            target: created.name,
+            summary: `Added “${created.name}” to the catalog: ${created.savingMs} ms off ${created.component}, ${created.costPct}% cost`,
+          });
+          return created;
+        }),
+      { message: `An optimization called “${data.name}” exists already.`, field: "name", taken: "This name is taken" },
     );
-    await recordAudit(db, actor, {
-      action: "optimization.create",
-      target: row.name,
-      summary: `Added “${row.name}” to the catalog: ${row.savingMs} ms off ${row.component}, ${row.costPct}% cost`,
-    });
     return toView(row);
   },
 );

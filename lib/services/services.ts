@@ -81,25 +81,25 @@ export const createService = mutation(
     };
     await writeUnique(
       () =>
-        db.$transaction((tx) =>
-          insertServiceWithBudget(tx, {
+        db.$transaction(async (tx) => {
+          await insertServiceWithBudget(tx, {
             slug: data.slug,
             name: data.name,
             description: data.description,
             author: authorOf(actor),
             document,
             changes: diffBudgets(null, document),
-          }),
-        ),
+          });
+          await recordAudit(tx, actor, {
+            action: "service.create",
+            service: data.slug,
+            target: data.slug,
+            summary: `Created service “${data.name}” with a ${data.targetMs} ms target`,
+          });
+        }),
       { message: `A service with the slug “${data.slug}” already exists.`, field: "slug", taken: "This slug is taken" },
     );
     rulesChanged(db);
-    await recordAudit(db, actor, {
-      action: "service.create",
-      service: data.slug,
-      target: data.slug,
-      summary: `Created service “${data.name}” with a ${data.targetMs} ms target`,
-    });
     return summarize((await findServiceRow(db, data.slug))!);
   },
 );
@@ -109,14 +109,16 @@ export const deleteService = mutation(
   "service.delete",
   async ({ db, actor, slug }: { db: Db; actor: Actor; slug: string }) => {
     const service = await getServiceOrThrow({ db, slug });
-    await deleteServiceRow(db, service.id);
+    await db.$transaction(async (tx) => {
+      await deleteServiceRow(tx, service.id);
+      await recordAudit(tx, actor, {
+        action: "service.delete",
+        service: slug,
+        target: slug,
+        summary: `Deleted service “${service.name}” and everything stored for it`,
+      });
+    });
     forgetCachedBudget(slug);
     rulesChanged(db);
-    await recordAudit(db, actor, {
-      action: "service.delete",
-      service: slug,
-      target: slug,
-      summary: `Deleted service “${service.name}” and everything stored for it`,
-    });
   },
 );

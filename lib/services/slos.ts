@@ -364,18 +364,25 @@ export const createSlo = mutation(
   async ({ db, actor, slug, input }: ServiceMutation): Promise<SloRow> => {
     const fields = parseInput(sloInputSchema, input, "The SLO");
     const service = await getServiceOrThrow({ db, slug });
-    const created = await writeUnique(() => insertSlo(db, service.id, fields, authorOf(actor)), {
-      message: `This service already has an SLO called “${fields.name}”.`,
-      field: "name",
-      taken: "This name is taken",
-    });
+    const created = await writeUnique(
+      () =>
+        db.$transaction(async (tx) => {
+          const row = await insertSlo(tx, service.id, fields, authorOf(actor));
+          await recordAudit(tx, actor, {
+            action: "slo.create",
+            service: slug,
+            target: row.name,
+            summary: `Created SLO ${sloSummary(row)}`,
+          });
+          return row;
+        }),
+      {
+        message: `This service already has an SLO called “${fields.name}”.`,
+        field: "name",
+        taken: "This name is taken",
+      },
+    );
     rulesChanged(db);
-    await recordAudit(db, actor, {
-      action: "slo.create",
-      service: slug,
-      target: created.name,
-      summary: `Created SLO ${sloSummary(created)}`,
-    });
     return created;
   },
 );
@@ -388,7 +395,18 @@ export const updateSlo = mutation(
     const current = await findSloRow(db, service.id, id);
     if (!current) throw new AppError("NOT_FOUND", "No such SLO.");
     const saved =
-      current.version === version && (await updateSloIfVersion(db, service.id, id, version, fields, authorOf(actor)));
+      current.version === version &&
+      (await db.$transaction(async (tx) => {
+        if (!(await updateSloIfVersion(tx, service.id, id, version, fields, authorOf(actor)))) return false;
+        const updated = (await findSloRow(tx, service.id, id))!;
+        await recordAudit(tx, actor, {
+          action: "slo.update",
+          service: slug,
+          target: updated.name,
+          summary: `Saved SLO ${sloSummary(updated)} (version ${updated.version})`,
+        });
+        return true;
+      }));
     if (!saved) {
       const latest = await findSloRow(db, service.id, id);
       throw new AppError(
@@ -399,14 +417,7 @@ export const updateSlo = mutation(
       );
     }
     rulesChanged(db);
-    const updated = (await findSloRow(db, service.id, id))!;
-    await recordAudit(db, actor, {
-      action: "slo.update",
-      service: slug,
-      target: updated.name,
-      summary: `Saved SLO ${sloSummary(updated)} (version ${updated.version})`,
-    });
-    return updated;
+    return (await findSloRow(db, service.id, id))!;
   },
 );
 
@@ -415,14 +426,20 @@ export const deleteSlo = mutation(
   async ({ db, actor, slug, id }: { db: Db; actor: Actor; slug: string; id: string }): Promise<void> => {
     const service = await getServiceOrThrow({ db, slug });
     const current = await findSloRow(db, service.id, id);
-    if (!current || !(await deleteSloRow(db, service.id, id))) throw new AppError("NOT_FOUND", "No such SLO.");
+    const deleted =
+      current &&
+      (await db.$transaction(async (tx) => {
+        if (!(await deleteSloRow(tx, service.id, id))) return false;
+        await recordAudit(tx, actor, {
+          action: "slo.delete",
+          service: slug,
+          target: current.name,
+          summary: `Deleted SLO “${current.name}”`,
+        });
+        return true;
+      }));
+    if (!deleted) throw new AppError("NOT_FOUND", "No such SLO.");
     rulesChanged(db);
-    await recordAudit(db, actor, {
-      action: "slo.delete",
-      service: slug,
-      target: current.name,
-      summary: `Deleted SLO “${current.name}”`,
-    });
   },
 );
 

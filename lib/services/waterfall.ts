@@ -1,4 +1,5 @@
 import "server-only";
+import { countCacheLookup } from "@/lib/observability/metrics";
 import { componentKey, END_TO_END_KEY, buildWaterfall, type WaterfallModel } from "@/lib/domain/waterfall";
 import type { MetricSource } from "@/lib/domain/budget";
 import { fetchBucketRates } from "@/lib/prometheus/buckets";
@@ -114,6 +115,7 @@ export async function getWaterfallJson(args: WaterfallArgs): Promise<string> {
   const at = viewTime(prom, query, now);
   const key = `${prom?.baseUrl}|${slug}|v${budget.version}|${query.quantile}|${query.window}|${query.compare ?? ""}|${at}`;
   const hit = responses.get(key);
+  countCacheLookup("waterfall", Boolean(hit && hit.expires > Date.now()));
   if (hit && hit.expires > Date.now()) return hit.body;
   const view = await buildView(prom, slug, budget, query, now);
   const body = JSON.stringify(view);

@@ -12,6 +12,21 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** Whether nothing listens on 127.0.0.1:port right now. */
+export function isPortFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+  });
+}
+
+/** `preferred` when it is free, else a free port; `wasTaken` says which. */
+export async function portOrFree(preferred: number): Promise<{ port: number; wasTaken: boolean }> {
+  if (await isPortFree(preferred)) return { port: preferred, wasTaken: false };
+  return { port: await freePort(), wasTaken: true };
+}
+
 export async function waitFor(
   isReady: () => boolean | Promise<boolean>,
   { timeoutMs, what, intervalMs = 100 }: { timeoutMs: number; what: () => string; intervalMs?: number },

@@ -39,6 +39,8 @@ export async function startPrometheus(options: {
   evaluationInterval?: string;
   /** Extra flags, e.g. for benchmarks. */
   flags?: string[];
+  /** More scrape jobs, e.g. the app's own /metrics behind a bearer token. */
+  jobs?: { name: string; targets: string[]; metricsPath?: string; bearerToken?: string }[];
 }): Promise<PrometheusServer> {
   if (!hasPrometheus()) throw new Error(`Prometheus not found at ${PROMETHEUS_BIN}: apt-get install prometheus`);
   const dir = options.dataDir ?? mkdtempSync(join(tmpdir(), "lb-prom-"));
@@ -53,9 +55,17 @@ export async function startPrometheus(options: {
       ...(options.alertmanagers && {
         alerting: { alertmanagers: [{ static_configs: [{ targets: options.alertmanagers }] }] },
       }),
-      scrape_configs: options.targets.length
-        ? [{ job_name: "latency-budgets", static_configs: [{ targets: options.targets }] }]
-        : [],
+      scrape_configs: [
+        ...(options.targets.length
+          ? [{ job_name: "latency-budgets", static_configs: [{ targets: options.targets }] }]
+          : []),
+        ...(options.jobs ?? []).map((job) => ({
+          job_name: job.name,
+          static_configs: [{ targets: job.targets }],
+          ...(job.metricsPath && { metrics_path: job.metricsPath }),
+          ...(job.bearerToken && { authorization: { credentials: job.bearerToken } }),
+        })),
+      ],
     }),
   );
   const url = `http://127.0.0.1:${port}`;

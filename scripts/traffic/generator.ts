@@ -178,7 +178,15 @@ export async function startTrafficGenerator(
     }
     res.writeHead(404).end("GET /metrics, GET|POST /incident?mode=none|rag|queue\n");
   });
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port ?? 0, "127.0.0.1", resolve);
+    });
+  } catch (error) {
+    clearInterval(timer);
+    throw error;
+  }
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : 0;
   return {

@@ -1,7 +1,8 @@
-export {};
 // npm run demo:incident -- rag|queue|none   flips the demo traffic's incident switch.
+import { demoTrafficUrl } from "./demo-urls";
+
 const mode = process.argv[2] ?? "";
-const url = process.env.LB_TRAFFIC_URL ?? "http://127.0.0.1:9464";
+const url = demoTrafficUrl();
 const response = await fetch(`${url}/incident?mode=${encodeURIComponent(mode)}`, { method: "POST" }).catch(() => null);
 if (!response) {
   console.error(`The demo traffic generator is not running at ${url} (start it with npm run demo).`);

@@ -13,7 +13,8 @@ export default async function UsersPage() {
       <h1 className="text-2xl font-semibold">Users</h1>
       <p className="text-sm text-slate-600 dark:text-slate-400">
         Viewers read everything; editors change budgets, SLOs, experiments and the catalog; admins also manage people,
-        tokens and services. A role change takes effect on the person’s next click.
+        tokens and services. A role change takes effect on the person’s next click. Deactivating someone ends their
+        sessions and stops their API tokens at once, and refuses their sign-in until you reactivate them.
       </p>
       <Allowed action="user.list">
         <UsersPanel selfId={viewer.user?.id ?? ""} />

@@ -19,6 +19,11 @@ async function tokenActor(secret: string): Promise<Actor> {
   if (!row) throw invalidToken("This API token is not valid.");
   if (row.revokedAt) throw invalidToken("This API token was revoked.");
   if (row.expiresAt && row.expiresAt <= now) throw invalidToken("This API token has expired.");
+  if (row.user.deactivatedAt)
+    throw new AppError(
+      "UNAUTHORIZED",
+      "The owner of this API token is deactivated: its tokens stop working until an admin reactivates them.",
+    );
   // Last use is kept to the minute: most requests of a busy CI job write nothing.
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= 60_000) await touchTokenRow(db(), row.id, now);
   const user: UserRef = { id: row.user.id, email: row.user.email, name: row.user.name, role: asRole(row.user.role) };
@@ -42,7 +47,15 @@ export async function actorFromHeaders(headers: Headers): Promise<Actor> {
     );
   }
   const session = await auth().api.getSession({ headers });
-  if (!session) return ANONYMOUS;
+  // Deactivation deletes sessions; a session made in the same instant is refused here.
+  if (!session || (session.user as { deactivatedAt?: unknown }).deactivatedAt) return ANONYMOUS;
   const { id, email, name } = session.user;
-  return { kind: "user", id, email, name, role: asRole((session.user as { role?: unknown }).role) };
+  return {
+    kind: "user",
+    id,
+    email,
+    name,
+    role: asRole((session.user as { role?: unknown }).role),
+    sessionToken: session.session.token,
+  };
 }

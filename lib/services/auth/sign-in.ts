@@ -1,69 +1,127 @@
 import "server-only";
-import { db } from "@/lib/db/client";
 import { countRecentAudit } from "@/lib/db/audit";
+import { db } from "@/lib/db/client";
+import { countSignInFailures, recordSignInFailure } from "@/lib/db/sign-in-failures";
 import { AppError } from "@/lib/errors";
+import { clientAddress } from "@/lib/net/peer";
 import { ANONYMOUS } from "../actor";
 import { recordAudit } from "../audit";
 import { auth } from "./better-auth";
-
-/** Failed sign-ins allowed per account, and per address, in the window before further tries wait. */
-export const SIGN_IN_LIMITS = { perAccount: 5, perAddress: 20, windowMinutes: 15 } as const;
+import { checkSignInOrigin } from "./origins";
+import { actorFromHeaders } from "./request";
 
 /**
- * The caller's address: the last X-Forwarded-For entry, the one the reverse proxy in front of
- * the app appended (Next sets it to the socket's peer when there is none).
+ * Failed password sign-ins allowed per account from one address, and per address over all
+ * accounts, in the window before further tries from there wait. Keyed by address, so someone
+ * else's guesses never lock a person out of their own account; at most `auditPerWindow` failures
+ * a window reach the audit trail (the first per account and address, and each lockout).
  */
-export function clientAddress(headers: Headers): string {
-  const forwarded = headers
-    .get("x-forwarded-for")
-    ?.split(",")
-    .map((part) => part.trim())
-    .filter(Boolean);
-  return (forwarded?.at(-1) ?? headers.get("x-real-ip") ?? "unknown").slice(0, 64);
-}
+export const SIGN_IN_LIMITS = {
+  perAccountAndAddress: 5,
+  perAddress: 20,
+  windowMinutes: 15,
+  auditPerWindow: 100,
+} as const;
 
-async function emailOf(request: Request): Promise<string> {
-  try {
-    const body: unknown = await request.clone().json();
-    const email = (body as { email?: unknown } | null)?.email;
-    return typeof email === "string" ? email.trim().toLowerCase().slice(0, 254) : "";
-  } catch {
-    return "";
-  }
-}
+const FAILED = "auth.sign-in-failed";
+const LIMITED = "auth.sign-in-limited";
+const SUPPRESSED = "auth.sign-in-failures-unlisted";
+const MAX_BODY_BYTES = 16 * 1024;
 
 const tooMany = (what: string) =>
   new AppError(
     "TOO_MANY_REQUESTS",
-    `Too many failed sign-ins ${what} in the last ${SIGN_IN_LIMITS.windowMinutes} minutes. Wait a while, or ask an admin to check the audit trail.`,
+    `Too many failed sign-ins ${what} in the last ${SIGN_IN_LIMITS.windowMinutes} minutes. Wait ${SIGN_IN_LIMITS.windowMinutes} minutes, or ask an admin to check the audit trail.`,
   );
 
-/** Password sign-in, limited per account and per address, with every failure in the audit trail. */
+/**
+ * The body as better-auth will read it. Only JSON is served: better-auth also reads form posts,
+ * and a limiter that read one format and not the other would count nothing.
+ */
+async function readCredentials(request: Request): Promise<{ text: string; email: string }> {
+  if (!/^application\/json\s*(;|$)/i.test(request.headers.get("content-type") ?? ""))
+    throw new AppError(
+      "UNSUPPORTED_MEDIA_TYPE",
+      "Send the email and password as JSON with Content-Type: application/json.",
+    );
+  const text = await request.text();
+  if (Buffer.byteLength(text) > MAX_BODY_BYTES)
+    throw new AppError("PAYLOAD_TOO_LARGE", "The sign-in body is too large.");
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new AppError("BAD_REQUEST", "The body is not valid JSON.");
+  }
+  const email = (body as { email?: unknown } | null)?.email;
+  if (typeof email !== "string" || !email.trim())
+    throw new AppError("VALIDATION_FAILED", "Give your email address.", { email: "Give your email address" });
+  return { text, email: email.trim().toLowerCase().slice(0, 254) };
+}
+
+/** Audits a failure unless the window's allowance is spent; says so once when it is. */
+async function auditFailure(what: { action: string; email: string; address: string; summary: string }, since: Date) {
+  const recorded = await countRecentAudit(db(), { action: [FAILED, LIMITED, SUPPRESSED], since });
+  if (recorded > SIGN_IN_LIMITS.auditPerWindow) return;
+  const isLast = recorded === SIGN_IN_LIMITS.auditPerWindow;
+  await recordAudit(db(), ANONYMOUS, {
+    action: isLast ? SUPPRESSED : what.action,
+    target: isLast ? "" : what.email,
+    summary: isLast
+      ? `More than ${SIGN_IN_LIMITS.auditPerWindow} failed sign-ins in ${SIGN_IN_LIMITS.windowMinutes} minutes: the rest of this window's are limited but not listed`
+      : what.summary,
+    address: what.address,
+  });
+}
+
+/** Password sign-in, limited per account and address and per address; failures audited within bounds. */
 async function signInWithPassword(request: Request): Promise<Response> {
-  const email = await emailOf(request);
+  const { text, email } = await readCredentials(request);
   const address = clientAddress(request.headers);
-  const since = new Date(Date.now() - SIGN_IN_LIMITS.windowMinutes * 60_000);
-  const action = "auth.sign-in-failed";
-  const [forAccount, fromAddress] = await Promise.all([
-    email ? countRecentAudit(db(), { action, since, target: email }) : 0,
-    countRecentAudit(db(), { action, since, address }),
-  ]);
-  if (forAccount >= SIGN_IN_LIMITS.perAccount) throw tooMany("for this account");
-  if (fromAddress >= SIGN_IN_LIMITS.perAddress) throw tooMany("from your address");
+  const now = new Date();
+  const since = new Date(now.getTime() - SIGN_IN_LIMITS.windowMinutes * 60_000);
+  const counts = await countSignInFailures(db(), { email, address, since });
+  if (counts.forAccountFromAddress >= SIGN_IN_LIMITS.perAccountAndAddress)
+    throw tooMany("for this account from your address");
+  if (counts.fromAddress >= SIGN_IN_LIMITS.perAddress) throw tooMany("from your address");
+  const response = await auth().handler(new Request(request, { body: text }));
+  if (response.status === 401) {
+    await recordSignInFailure(db(), { email, address, at: now, forgetBefore: since });
+    const failures = counts.forAccountFromAddress + 1;
+    if (failures === 1)
+      await auditFailure({ action: FAILED, email, address, summary: `Failed sign-in for ${email}` }, since);
+    else if (failures === SIGN_IN_LIMITS.perAccountAndAddress)
+      await auditFailure(
+        {
+          action: LIMITED,
+          email,
+          address,
+          summary: `${failures} failed sign-ins for ${email} from ${address}: further tries from there wait ${SIGN_IN_LIMITS.windowMinutes} minutes`,
+        },
+        since,
+      );
+  }
+  return response;
+}
+
+/** Sign-out, audited with who it was. */
+async function signOut(request: Request): Promise<Response> {
+  const actor = await actorFromHeaders(request.headers).catch(() => ANONYMOUS);
   const response = await auth().handler(request);
-  if (response.status === 401 || response.status === 403)
-    await recordAudit(db(), ANONYMOUS, {
-      action,
-      target: email,
-      summary: `Failed sign-in for ${email || "(no email)"}`,
-      address,
+  if (response.ok && actor.kind === "user")
+    await recordAudit(db(), actor, {
+      action: "auth.sign-out",
+      target: actor.email,
+      summary: "Signed out",
+      address: clientAddress(request.headers),
     });
   return response;
 }
 
 /**
  * The better-auth endpoints the app uses; the rest (self sign-up, changing one's own user or
- * password, linking accounts) stay closed: admins manage people, the SSO provider its users.
+ * password through better-auth, linking accounts) stay closed: admins manage people, the app's
+ * own endpoints change passwords, the SSO provider manages its users.
  */
 const SERVED = [
   /^\/sign-in\/(email|social)$/,
@@ -78,6 +136,8 @@ const SERVED = [
 export async function handleAuthRequest(request: Request): Promise<Response> {
   const path = new URL(request.url).pathname.replace(/^\/api\/auth/, "");
   if (!SERVED.some((pattern) => pattern.test(path))) throw new AppError("NOT_FOUND", "No such sign-in endpoint.");
+  if (request.method === "POST") checkSignInOrigin(request);
   if (request.method === "POST" && path === "/sign-in/email") return signInWithPassword(request);
+  if (request.method === "POST" && path === "/sign-out") return signOut(request);
   return auth().handler(request);
 }

@@ -53,18 +53,21 @@ export const createToken = mutation(
         scopes: `As ${user.role === "viewer" ? "a" : "an"} ${user.role} you can give a token only ${allowed.join(", ")} (not ${refused.join(", ")})`,
       });
     const secret = `${TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
-    const row = await insertToken(db, {
-      userId: user.id,
-      name: data.name,
-      prefix: secret.slice(0, 10),
-      secretHash: hashTokenSecret(secret),
-      scopes: data.scopes,
-      expiresAt: new Date(Date.now() + data.expiresInDays * 86400_000),
-    });
-    await recordAudit(db, actor, {
-      action: "token.create",
-      target: data.name,
-      summary: `Created API token “${data.name}” (${data.scopes.join(", ")}), expiring in ${data.expiresInDays} days`,
+    const row = await db.$transaction(async (tx) => {
+      const inserted = await insertToken(tx, {
+        userId: user.id,
+        name: data.name,
+        prefix: secret.slice(0, 10),
+        secretHash: hashTokenSecret(secret),
+        scopes: data.scopes,
+        expiresAt: new Date(Date.now() + data.expiresInDays * 86400_000),
+      });
+      await recordAudit(tx, actor, {
+        action: "token.create",
+        target: data.name,
+        summary: `Created API token “${data.name}” (${data.scopes.join(", ")}), expiring in ${data.expiresInDays} days`,
+      });
+      return inserted;
     });
     return { ...toView(row), token: secret };
   },
@@ -91,12 +94,14 @@ export const revokeToken = mutation(
     const user = userOf(actor)!;
     const row = isUuid(id) ? await findTokenRow(db, id) : null;
     if (!row || (row.userId !== user.id && user.role !== "admin")) throw new AppError("NOT_FOUND", "No such token.");
-    if (await revokeTokenRow(db, id, new Date()))
-      await recordAudit(db, actor, {
-        action: "token.revoke",
-        target: row.name,
-        summary: `Revoked API token “${row.name}”${row.userId !== user.id ? " of another user" : ""}`,
-      });
+    await db.$transaction(async (tx) => {
+      if (await revokeTokenRow(tx, id, new Date()))
+        await recordAudit(tx, actor, {
+          action: "token.revoke",
+          target: row.name,
+          summary: `Revoked API token “${row.name}”${row.userId !== user.id ? " of another user" : ""}`,
+        });
+    });
     return toView((await findTokenRow(db, id))!);
   },
 );

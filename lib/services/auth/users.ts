@@ -1,31 +1,67 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { hashPassword } from "better-auth/crypto";
+import { hashPassword, verifyPassword } from "better-auth/crypto";
 import type { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
 import {
+  countOtherActiveAdmins,
   countUsers,
+  deleteSessions,
+  findPasswordHash,
   findUserIdByEmail,
   findUserRow,
-  insertFirstUser,
   insertPasswordUser,
   listUserRows,
+  lockAdmins,
+  setUserDeactivated,
+  updatePasswordHash,
   updateUserRole,
   type UserRow,
 } from "@/lib/db/users";
+import { countSignInFailures, recordSignInFailure } from "@/lib/db/sign-in-failures";
+import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { newUserSchema, roleChangeSchema, setupSchema } from "@/lib/schemas/account";
+import { newUserSchema, passwordChangeSchema, passwordResetSchema, userChangeSchema } from "@/lib/schemas/account";
 import { parseInput } from "@/lib/schemas/parse";
-import { ANONYMOUS, type Actor, type Mutation } from "../actor";
+import { authorize, userOf, type Actor, type Mutation } from "../actor";
 import { recordAudit } from "../audit";
 import { guardedRead, mutation } from "../mutation";
+import { OIDC_PROVIDER_ID } from "./better-auth";
+import { SIGN_IN_LIMITS } from "./sign-in";
 
-export type UserView = { id: string; email: string; name: string; role: string; createdAt: string; methods: string[] };
+export type UserView = {
+  id: string;
+  email: string;
+  name: string;
+  role: string;
+  createdAt: string;
+  /** How the person signs in: "password", "oidc" (single sign-on). */
+  methods: string[];
+  active: boolean;
+  deactivatedAt: string | null;
+  lastSignInAt: string | null;
+  /** Who decides the role: an admin here, or the SSO provider's claim at every sign-in. */
+  roleSource: "admin" | "single sign-on";
+};
 
-const toView = (row: UserRow): UserView => ({ ...row, createdAt: row.createdAt.toISOString() });
+/** Whether the SSO provider sets this person's role at each sign-in (a role claim is configured). */
+const isRoleFromSso = (row: UserRow) => Boolean(env().LB_OIDC_ROLE_CLAIM) && row.methods.includes(OIDC_PROVIDER_ID);
 
-async function newPasswordUser(data: z.output<typeof newUserSchema>) {
+export const userView = (row: UserRow): UserView => ({
+  id: row.id,
+  email: row.email,
+  name: row.name,
+  role: row.role,
+  createdAt: row.createdAt.toISOString(),
+  methods: row.methods,
+  active: row.deactivatedAt === null,
+  deactivatedAt: row.deactivatedAt?.toISOString() ?? null,
+  lastSignInAt: row.lastSignInAt?.toISOString() ?? null,
+  roleSource: isRoleFromSso(row) ? "single sign-on" : "admin",
+});
+
+export async function newPasswordUser(data: z.output<typeof newUserSchema>) {
   return {
     id: randomUUID(),
     email: data.email,
@@ -38,51 +74,189 @@ async function newPasswordUser(data: z.output<typeof newUserSchema>) {
 const emailTaken = (email: string) =>
   new AppError("CONFLICT", `There is already a user with the email ${email}.`, { email: "This email is taken" });
 
+/** Ids are UUIDs (added here) or better-auth's random strings (single sign-on): nothing else names a user. */
+async function findUserOrThrow(db: Db, id: string): Promise<UserRow> {
+  const row = /^[A-Za-z0-9_-]{1,64}$/.test(id) ? await findUserRow(db, id) : null;
+  if (!row) throw new AppError("NOT_FOUND", "No such user.");
+  return row;
+}
+
 export const listUsers = guardedRead("user.list", async ({ db }: { db: Db; actor: Actor }): Promise<UserView[]> =>
-  (await listUserRows(db)).map(toView),
+  (await listUserRows(db)).map(userView),
 );
 
 /** An admin adds someone who signs in with a password. */
 export const createUser = mutation("user.create", async ({ db, actor, input }: Mutation): Promise<UserView> => {
   const data = parseInput(newUserSchema, input, "The user");
+  const user = await newPasswordUser(data);
   let row: UserRow;
   try {
-    row = await insertPasswordUser(db, await newPasswordUser(data));
+    row = await db.$transaction(async (tx) => {
+      const inserted = await insertPasswordUser(tx, user);
+      await recordAudit(tx, actor, {
+        action: "user.create",
+        target: inserted.email,
+        summary: `Added ${inserted.email} as ${inserted.role}`,
+      });
+      return inserted;
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw emailTaken(data.email);
     throw error;
   }
-  await recordAudit(db, actor, {
-    action: "user.create",
-    target: row.email,
-    summary: `Added ${row.email} as ${row.role}`,
-  });
-  return toView(row);
+  return userView(row);
 });
 
-/** An admin changes someone's role; the last admin cannot be demoted. Takes effect at once. */
-export const setUserRole = mutation(
+const lastAdmin = (what: string) =>
+  new AppError("CONFLICT", `This is the last active admin: make someone else an admin before you ${what}.`, {
+    role: "The last active admin stays an admin",
+  });
+
+/**
+ * An admin changes someone's role, access, or both (PATCH /api/users/{id}). Deactivating ends the
+ * person's sessions, stops their tokens and refuses their sign-in from the next request on;
+ * reactivating gives access back (their unexpired tokens work again). Nobody can demote or
+ * deactivate the last active admin, or deactivate themselves.
+ */
+export const updateUser = mutation(
   "user.role",
   async ({ db, actor, id, input }: Mutation & { id: string }): Promise<UserView> => {
-    const { role } = parseInput(roleChangeSchema, input, "The role change");
-    // Ids are UUIDs (added here) or better-auth's random strings (single sign-on): nothing else names a user.
-    const before = /^[A-Za-z0-9_-]{1,64}$/.test(id) ? await findUserRow(db, id) : null;
-    if (!before) throw new AppError("NOT_FOUND", "No such user.");
-    if (before.role === role) return toView(before);
-    if (!(await updateUserRole(db, id, role)))
-      throw new AppError("CONFLICT", "This is the last admin: make someone else an admin first.", {
-        role: "The last admin stays an admin",
+    const change = parseInput(userChangeSchema, input, "The change");
+    if (change.active !== undefined) authorize(actor, "user.deactivate");
+    const before = await findUserOrThrow(db, id);
+    const roleChanges = change.role !== undefined && change.role !== before.role;
+    const activeChanges = change.active !== undefined && change.active !== (before.deactivatedAt === null);
+    if (roleChanges && isRoleFromSso(before))
+      throw new AppError(
+        "CONFLICT",
+        `${env().LB_OIDC_NAME} decides ${before.email}'s role at every sign-in (claim ${env().LB_OIDC_ROLE_CLAIM}): change their groups there, or deactivate them here.`,
+        { role: "Set by single sign-on" },
+      );
+    if (change.active === false && userOf(actor)?.id === id)
+      throw new AppError("CONFLICT", "You cannot deactivate yourself: ask another admin.", {
+        active: "You cannot deactivate yourself",
       });
-    await recordAudit(db, actor, {
-      action: "user.role",
-      target: before.email,
-      summary: `Changed the role of ${before.email} from ${before.role} to ${role}`,
+    if (!roleChanges && !activeChanges) return userView(before);
+    await db.$transaction(async (tx) => {
+      await lockAdmins(tx);
+      const current = (await findUserRow(tx, id))!;
+      const staysAdmin = (change.role ?? current.role) === "admin" && (change.active ?? current.deactivatedAt === null);
+      if (current.role === "admin" && !staysAdmin && (await countOtherActiveAdmins(tx, id)) === 0)
+        throw lastAdmin(change.active === false ? "deactivate this one" : "demote this one");
+      if (roleChanges) {
+        await updateUserRole(tx, id, change.role!);
+        await recordAudit(tx, actor, {
+          action: "user.role",
+          target: before.email,
+          summary: `Changed the role of ${before.email} from ${current.role} to ${change.role}`,
+        });
+      }
+      if (activeChanges) {
+        const { sessionsEnded } = await setUserDeactivated(tx, id, change.active ? null : new Date());
+        await recordAudit(tx, actor, {
+          action: change.active ? "user.reactivate" : "user.deactivate",
+          target: before.email,
+          summary: change.active
+            ? `Reactivated ${before.email}`
+            : `Deactivated ${before.email}: ended ${sessionsEnded} session${sessionsEnded === 1 ? "" : "s"}; their tokens stop working`,
+        });
+      }
     });
-    return toView((await findUserRow(db, id))!);
+    return userView((await findUserRow(db, id))!);
+  },
+);
+
+/** An admin sets a new password for someone who signs in with one; their sessions end. */
+export const resetPassword = mutation(
+  "user.password",
+  async ({ db, actor, id, input }: Mutation & { id: string }): Promise<UserView> => {
+    const { password } = parseInput(passwordResetSchema, input, "The password");
+    const user = await findUserOrThrow(db, id);
+    const passwordHash = await hashPassword(password);
+    await db.$transaction(async (tx) => {
+      if (!(await updatePasswordHash(tx, id, passwordHash)))
+        throw new AppError("CONFLICT", `${user.email} signs in through single sign-on and has no password here.`, {
+          password: "No password sign-in",
+        });
+      const ended = await deleteSessions(tx, id);
+      await recordAudit(tx, actor, {
+        action: "user.password-reset",
+        target: user.email,
+        summary: `Reset the password of ${user.email}; ended ${ended} session${ended === 1 ? "" : "s"}`,
+      });
+    });
+    return userView(user);
+  },
+);
+
+/** An admin signs someone out everywhere: every session ends; tokens are revoked separately. */
+export const endSessions = mutation(
+  "user.sessions",
+  async ({ db, actor, id }: { db: Db; actor: Actor; id: string }): Promise<{ sessionsEnded: number }> => {
+    const user = await findUserOrThrow(db, id);
+    const sessionsEnded = await db.$transaction(async (tx) => {
+      const ended = await deleteSessions(tx, id);
+      await recordAudit(tx, actor, {
+        action: "user.sign-out-everywhere",
+        target: user.email,
+        summary: `Signed ${user.email} out everywhere: ended ${ended} session${ended === 1 ? "" : "s"}`,
+      });
+      return ended;
+    });
+    return { sessionsEnded };
+  },
+);
+
+/**
+ * Anyone signed in changes their own password with the current one; their other sessions end.
+ * A wrong current password counts against the sign-in limit, so a stolen session cannot guess.
+ */
+export const changeOwnPassword = mutation(
+  "me.password",
+  async ({ db, actor, input, address }: Mutation & { address: string }): Promise<{ sessionsEnded: number }> => {
+    const me = userOf(actor)!;
+    const { currentPassword, newPassword } = parseInput(passwordChangeSchema, input, "The password change");
+    const now = new Date();
+    const since = new Date(now.getTime() - SIGN_IN_LIMITS.windowMinutes * 60_000);
+    const counts = await countSignInFailures(db, { email: me.email, address, since });
+    if (counts.forAccountFromAddress >= SIGN_IN_LIMITS.perAccountAndAddress)
+      throw new AppError(
+        "TOO_MANY_REQUESTS",
+        `Too many wrong passwords: wait ${SIGN_IN_LIMITS.windowMinutes} minutes.`,
+      );
+    const hash = await findPasswordHash(db, me.id);
+    if (!hash)
+      throw new AppError("CONFLICT", "You sign in through single sign-on: change your password with your provider.", {
+        currentPassword: "No password sign-in",
+      });
+    if (!(await verifyPassword({ hash, password: currentPassword }))) {
+      await recordSignInFailure(db, { email: me.email, address, at: now, forgetBefore: since });
+      throw new AppError("VALIDATION_FAILED", "The current password is not right.", {
+        currentPassword: "This is not your current password",
+      });
+    }
+    const newHash = await hashPassword(newPassword);
+    const sessionsEnded = await db.$transaction(async (tx) => {
+      await updatePasswordHash(tx, me.id, newHash);
+      const ended = await deleteSessions(tx, me.id, actor.kind === "user" ? actor.sessionToken : undefined);
+      await recordAudit(tx, actor, {
+        action: "user.password-change",
+        target: me.email,
+        summary: `Changed their own password; ended ${ended} other session${ended === 1 ? "" : "s"}`,
+        address,
+      });
+      return ended;
+    });
+    return { sessionsEnded };
   },
 );
 
 const globalForSetup = globalThis as unknown as { latencyBudgetsHasUsers?: boolean };
+
+/** Remembers that someone has an account: the first-run setup never reopens in this process. */
+export function markSetUp(): void {
+  globalForSetup.latencyBudgetsHasUsers = true;
+}
 
 /** Whether the first-run setup is still open (no user exists). Once someone exists, it never reopens. */
 export async function needsSetup(db: Db): Promise<boolean> {
@@ -90,22 +264,6 @@ export async function needsSetup(db: Db): Promise<boolean> {
   const hasUsers = (await countUsers(db)) > 0;
   if (hasUsers) globalForSetup.latencyBudgetsHasUsers = true;
   return !hasUsers;
-}
-
-/** First run: whoever opens the app before anyone exists creates the first admin. */
-export async function setUpFirstAdmin({ db, input }: { db: Db; input: unknown }): Promise<UserView> {
-  const data = parseInput(setupSchema, input, "The first admin");
-  const closed = () => new AppError("CONFLICT", "The app is already set up: sign in instead.");
-  if (!(await needsSetup(db))) throw closed();
-  const row = await insertFirstUser(db, await newPasswordUser({ ...data, role: "admin" }));
-  if (!row) throw closed();
-  globalForSetup.latencyBudgetsHasUsers = true;
-  await recordAudit(db, ANONYMOUS, {
-    action: "user.setup",
-    target: row.email,
-    summary: `Set up the app with ${row.email} as the first admin`,
-  });
-  return toView(row);
 }
 
 /** The demo's admin, created when missing (its password is then the configured one). */

@@ -52,16 +52,18 @@ export const createExperiment = mutation(
       });
     });
     const { service: _slug, ...fields } = data;
-    const created = toExperimentView(
-      await insertExperiment(db, { ...fields, serviceId: service.id, createdBy: authorOf(actor) }),
-    );
-    await recordAudit(db, actor, {
-      action: "experiment.create",
-      service: data.service,
-      target: created.name,
-      summary: `Created experiment “${created.name}” with variants ${created.variants.map((v) => v.name).join(", ")}`,
+    return db.$transaction(async (tx) => {
+      const created = toExperimentView(
+        await insertExperiment(tx, { ...fields, serviceId: service.id, createdBy: authorOf(actor) }),
+      );
+      await recordAudit(tx, actor, {
+        action: "experiment.create",
+        service: data.service,
+        target: created.name,
+        summary: `Created experiment “${created.name}” with variants ${created.variants.map((v) => v.name).join(", ")}`,
+      });
+      return created;
     });
-    return created;
   },
 );
 
@@ -88,12 +90,24 @@ export const setExperimentStatus = mutation(
     const isDecided = status === "decided";
     const saved =
       current.version === version &&
-      (await updateExperimentStatusIfVersion(db, id, version, {
-        status,
-        decision,
-        decisionNote: isDecided ? decisionNote : "",
-        decidedBy: isDecided ? authorOf(actor) : null,
-        decidedAt: isDecided ? new Date() : null,
+      (await db.$transaction(async (tx) => {
+        const changed = await updateExperimentStatusIfVersion(tx, id, version, {
+          status,
+          decision,
+          decisionNote: isDecided ? decisionNote : "",
+          decidedBy: isDecided ? authorOf(actor) : null,
+          decidedAt: isDecided ? new Date() : null,
+        });
+        if (changed)
+          await recordAudit(tx, actor, {
+            action: "experiment.status",
+            service: current.serviceSlug,
+            target: current.name,
+            summary: isDecided
+              ? `Decided experiment “${current.name}”: ${decision}${decisionNote ? ` (${decisionNote})` : ""}`
+              : `Marked experiment “${current.name}” ${status}`,
+          });
+        return changed;
       }));
     if (!saved) {
       const latest = await findOrThrow(db, id);
@@ -104,16 +118,7 @@ export const setExperimentStatus = mutation(
         { current: toExperimentView(latest) },
       );
     }
-    const updated = toExperimentView(await findOrThrow(db, id));
-    await recordAudit(db, actor, {
-      action: "experiment.status",
-      service: updated.serviceSlug,
-      target: updated.name,
-      summary: isDecided
-        ? `Decided experiment “${updated.name}”: ${decision}${decisionNote ? ` (${decisionNote})` : ""}`
-        : `Marked experiment “${updated.name}” ${status}`,
-    });
-    return updated;
+    return toExperimentView(await findOrThrow(db, id));
   },
 );
 
@@ -177,18 +182,19 @@ export const uploadSamples = mutation(
         ...summary,
         stored: false,
       });
-    await mergeVariantData(db, experiment.id, result.variants, {
-      source: format,
-      accepted: result.accepted,
-      rejected: result.rejected,
-      createdBy: authorOf(actor),
-    });
-    await recordAudit(db, actor, {
-      action: "experiment.upload",
-      service: experiment.serviceSlug,
-      target: experiment.name,
-      summary: `Uploaded ${result.accepted} ${format.toUpperCase()} rows into “${experiment.name}”${result.rejected ? ` (${result.rejected} skipped)` : ""}`,
-    });
+    await mergeVariantData(
+      db,
+      experiment.id,
+      result.variants,
+      { source: format, accepted: result.accepted, rejected: result.rejected, createdBy: authorOf(actor) },
+      (tx) =>
+        recordAudit(tx, actor, {
+          action: "experiment.upload",
+          service: experiment.serviceSlug,
+          target: experiment.name,
+          summary: `Uploaded ${result.accepted} ${format.toUpperCase()} rows into “${experiment.name}”${result.rejected ? ` (${result.rejected} skipped)` : ""}`,
+        }),
+    );
     return { ...summary, stored: true };
   },
 );

@@ -119,18 +119,19 @@ export const importFromPrometheus = mutation(
       upload.set(name, acc);
     }
     const accepted = Object.values(imported).reduce((a, b) => a + b, 0);
-    await mergeVariantData(db, experiment.id, upload, {
-      source: "prometheus",
-      accepted,
-      rejected: 0,
-      createdBy: authorOf(actor),
-    });
-    await recordAudit(db, actor, {
-      action: "experiment.import",
-      service: experiment.serviceSlug,
-      target: experiment.name,
-      summary: `Imported ${accepted} requests from Prometheus into experiment “${experiment.name}”`,
-    });
+    await mergeVariantData(
+      db,
+      experiment.id,
+      upload,
+      { source: "prometheus", accepted, rejected: 0, createdBy: authorOf(actor) },
+      (tx) =>
+        recordAudit(tx, actor, {
+          action: "experiment.import",
+          service: experiment.serviceSlug,
+          target: experiment.name,
+          summary: `Imported ${accepted} requests from Prometheus into experiment “${experiment.name}”`,
+        }),
+    );
     return {
       imported,
       range: { start: new Date(start * 1000).toISOString(), end: new Date(end * 1000).toISOString() },

@@ -1,11 +1,12 @@
 // @ts-check
-// Parses YAML documents off the event loop (./parse.ts starts it in a worker thread). Plain
-// JavaScript, so the same file runs under Next's bundle, Node and the tests.
+// Parses YAML documents off the event loop: ./parse.ts keeps a few of these worker threads and
+// sends each one job at a time. Plain JavaScript, so the same file runs under Next's bundle, Node
+// and the tests.
 //
 // Duplicate keys are found by one pass over each mapping with a Set: the yaml library's own
 // `uniqueKeys` check compares every key with every earlier one, which took 21 s on a 500 KB
 // mapping while nothing else could run.
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort } from "node:worker_threads";
 import { LineCounter, isMap, isScalar, parseAllDocuments, visit } from "yaml";
 
 /** @typedef {{ text: string; maxDocuments: number; maxAliasCount: number }} Input */
@@ -70,4 +71,4 @@ function firstDuplicateKey(document, lineCounter) {
   return found;
 }
 
-parentPort?.postMessage(parse(/** @type {Input} */ (workerData)));
+parentPort?.on("message", (/** @type {Input} */ input) => parentPort?.postMessage(parse(input)));

@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { clientAddressOf, normalizeAddress, parseTrustedProxies } from "./client-address";
+
+describe("clientAddressOf", () => {
+  const none = parseTrustedProxies(undefined);
+  const proxies = parseTrustedProxies("loopback, 10.1.0.0/16, 2001:db8::/32");
+
+  it("is the socket's peer when no proxy is trusted, whatever X-Forwarded-For says", () => {
+    expect(clientAddressOf("203.0.113.9", "1.2.3.4", none)).toBe("203.0.113.9");
+    expect(clientAddressOf("::ffff:203.0.113.9", undefined, none)).toBe("203.0.113.9");
+    expect(clientAddressOf("127.0.0.1", "6.6.6.6", none)).toBe("127.0.0.1");
+    expect(clientAddressOf(undefined, "6.6.6.6", none)).toBe("unknown");
+  });
+
+  it("behind trusted proxies, is the right-most entry that is not one of them", () => {
+    // The client sent "6.6.6.6" itself; the proxy appended the real peer, 198.51.100.4.
+    expect(clientAddressOf("127.0.0.1", "6.6.6.6, 198.51.100.4", proxies)).toBe("198.51.100.4");
+    expect(clientAddressOf("10.1.2.3", "6.6.6.6, 198.51.100.4, 10.1.9.9", proxies)).toBe("198.51.100.4");
+    expect(clientAddressOf("2001:db8::1", "2001:DB8:FFFF::7", proxies)).toBe("2001:db8:ffff::7");
+  });
+
+  it("a request from an untrusted peer cannot borrow a proxy's word", () => {
+    expect(clientAddressOf("198.51.100.4", "127.0.0.1", proxies)).toBe("198.51.100.4");
+  });
+
+  it("skips entries that are not addresses and falls back to the left-most trusted hop", () => {
+    expect(clientAddressOf("127.0.0.1", "garbage, 198.51.100.4, unknown", proxies)).toBe("198.51.100.4");
+    expect(clientAddressOf("127.0.0.1", "10.1.0.5", proxies)).toBe("10.1.0.5");
+    expect(clientAddressOf("127.0.0.1", "", proxies)).toBe("127.0.0.1");
+  });
+});
+
+describe("parseTrustedProxies", () => {
+  it("reads addresses, ranges and names, and refuses anything else by name", () => {
+    const trusted = parseTrustedProxies("192.0.2.1,private");
+    expect(trusted.matches("192.0.2.1")).toBe(true);
+    expect(trusted.matches("192.0.2.2")).toBe(false);
+    expect(trusted.matches("172.20.0.1")).toBe(true);
+    expect(trusted.matches("fd00::1")).toBe(true);
+    expect(() => parseTrustedProxies("10.0.0.0/33")).toThrow(/"10.0.0.0\/33" is not an address/);
+    expect(() => parseTrustedProxies("proxy.internal")).toThrow(/"proxy.internal"/);
+  });
+
+  it("normalizes IPv4-mapped and bracketed addresses", () => {
+    expect(normalizeAddress("[::1]")).toBe("::1");
+    expect(normalizeAddress("::FFFF:10.0.0.1")).toBe("10.0.0.1");
+    expect(normalizeAddress("not an ip")).toBeNull();
+  });
+});

@@ -18,7 +18,7 @@ export function proxy(request: NextRequest) {
           code: "FORBIDDEN",
           message:
             origin && origin !== "null"
-              ? `Refused a change from ${origin}: ${untrustedOriginMessage(origin, ownOrigins, config) ?? ""} Scripts send an API token and no Origin.`
+              ? `Refused a cross-site change from ${origin}: ${untrustedOriginMessage(origin, ownOrigins, config) ?? ""} Scripts send an API token and no Origin.`
               : "Refused a cross-site request: changes are accepted only from the app's own pages, or from scripts with an API token.",
         },
       },

@@ -42,12 +42,26 @@ export default defineConfig({
             "test/**/*.test.ts",
             "app/**/*.test.ts",
           ],
-          exclude: ["**/*.integration.test.ts", "**/*.prometheus.test.ts", "node_modules/**"],
+          exclude: ["**/*.integration.test.ts", "**/*.prometheus.test.ts", "**/*.instances.test.ts", "node_modules/**"],
           setupFiles: ["test/vitest-properties.ts"],
         },
       },
       integration("postgres"),
       integration("embedded"),
+      {
+        // Real app processes (the production build) on one PostgreSQL cluster.
+        ...shared,
+        test: {
+          name: "instances",
+          include: ["**/*.instances.test.ts"],
+          exclude: ["node_modules/**", ".next/**"],
+          globalSetup: ["test/vitest-postgres.ts"],
+          setupFiles: ["test/vitest-database-env.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
       {
         ...shared,
         test: {

@@ -20,4 +20,6 @@ export function storageStateOf(role: E2ERole): string {
 export const SSO_PEOPLE = {
   lead: { login: "sso-lead", email: "sso-lead@sso.example", role: "editor" },
   viewer: { login: "sso-viewer", email: "sso-viewer@sso.example", role: "viewer" },
+  mallory: { login: "sso-mallory", email: "sso-mallory@sso.example", role: "viewer" },
+  mover: { login: "sso-mover", email: "sso-mover@sso.example", role: "viewer" },
 } as const;

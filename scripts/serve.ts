@@ -102,6 +102,7 @@ async function main() {
         LB_AUTH_SECRET: authSecret(),
         ...(database.embedded && { DATABASE_POOL_SIZE: String(EMBEDDED_POOL_SIZE) }),
         NODE_ENV: values.dev ? "development" : "production",
+        PORT: values.port!,
       },
     },
   );

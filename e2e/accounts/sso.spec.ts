@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
-import { SSO_PEOPLE } from "../accounts";
+import { OIDC_PORT } from "../../playwright.config";
+import { SSO_PEOPLE, storageStateOf } from "../accounts";
 
 // Single sign-on through a real OpenID Connect provider started for the run (test/oidc/provider.ts):
 // its login and consent pages, the code flow with PKCE, and a role from the `groups` claim.
@@ -32,5 +33,56 @@ test.describe("accounts: single sign-on", () => {
     await expect(page.getByTestId("signed-in-as")).toHaveText(SSO_PEOPLE.viewer.email);
     const me = await (await page.request.get("/api/me")).json();
     expect(me.user.role).toBe("viewer");
+  });
+
+  test("with a role map set, a group literally called admin grants nothing", async ({ page }) => {
+    await signInWithSso(page, SSO_PEOPLE.mallory.login);
+    await expect(page.getByTestId("signed-in-as")).toHaveText(SSO_PEOPLE.mallory.email);
+    const me = await (await page.request.get("/api/me")).json();
+    expect(me.user.role).toBe("viewer");
+    expect((await page.request.get("/api/users")).status()).toBe(403);
+  });
+
+  test("the provider's role change is audited; an admin is told the provider decides and cannot undo it silently", async ({
+    page,
+    browser,
+  }) => {
+    const idp = `http://127.0.0.1:${OIDC_PORT}`;
+    await signInWithSso(page, SSO_PEOPLE.mover.login);
+    expect((await (await page.request.get("/api/me")).json()).user.role).toBe("viewer");
+    // The directory moves them into the leads' group; their next sign-in makes them an editor.
+    await page.request.post(`${idp}/test/groups/${SSO_PEOPLE.mover.login}?groups=staff,latency-leads`);
+    await page.context().clearCookies({ domain: "127.0.0.1" });
+    await signInWithSso(page, SSO_PEOPLE.mover.login);
+    expect((await (await page.request.get("/api/me")).json()).user.role).toBe("editor");
+
+    const admin = await browser.newContext({ storageState: storageStateOf("admin") });
+    try {
+      const trail = (await (await admin.request.get("/api/audit?limit=200")).json()) as {
+        action: string;
+        actor: { name: string };
+        summary: string;
+      }[];
+      expect(trail).toContainEqual(
+        expect.objectContaining({
+          action: "user.role",
+          actor: expect.objectContaining({ name: "single sign-on" }),
+          summary: expect.stringContaining(`${SSO_PEOPLE.mover.email} from viewer to editor`),
+        }),
+      );
+      const users = (await (await admin.request.get("/api/users")).json()) as { id: string; email: string }[];
+      const mover = users.find((u) => u.email === SSO_PEOPLE.mover.email)!;
+      const demote = await admin.request.patch(`/api/users/${mover.id}`, { data: { role: "viewer" } });
+      expect(demote.status()).toBe(409);
+      expect((await demote.json()).error.message).toContain("decides");
+      const usersPage = await admin.newPage();
+      await usersPage.goto("/admin/users");
+      const row = usersPage.getByTestId(`user-${SSO_PEOPLE.mover.email}`);
+      await expect(row.getByText("set by single sign-on at each sign-in")).toBeVisible();
+      await expect(row.getByLabel(`Role of ${SSO_PEOPLE.mover.email}`)).toBeDisabled();
+    } finally {
+      await admin.close();
+      await page.request.post(`${idp}/test/groups/${SSO_PEOPLE.mover.login}?groups=staff`);
+    }
   });
 });

@@ -37,6 +37,11 @@ test.describe("audit: every step of the run is on record", () => {
     );
     expect(by("user.create", "single sign-on").length).toBeGreaterThanOrEqual(2);
     expect(by("user.role", admin.email)).not.toHaveLength(0);
+    expect(by("user.role", "single sign-on")).not.toHaveLength(0);
+    for (const action of ["user.deactivate", "user.reactivate", "user.password-reset", "user.sign-out-everywhere"])
+      expect(by(action, admin.email), action).not.toHaveLength(0);
+    expect(by("user.password-change")).not.toHaveLength(0);
+    expect(by("auth.sign-out")).not.toHaveLength(0);
     expect(by("token.create", editor.email)).not.toHaveLength(0);
     expect(by("token.revoke", editor.email)).not.toHaveLength(0);
     expect(by("service.create", editor.email)).not.toHaveLength(0);

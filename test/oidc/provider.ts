@@ -16,6 +16,10 @@ export const OIDC_CLIENT = { id: "latency-budgets-e2e", secret: "e2e-client-secr
 const PEOPLE: Record<string, { name: string; groups: string[] }> = {
   "sso-lead": { name: "Sam SSO Lead", groups: ["staff", "latency-leads"] },
   "sso-viewer": { name: "Val SSO Viewer", groups: ["staff"] },
+  // In a group that happens to be called "admin": with a role map set, that must grant nothing.
+  "sso-mallory": { name: "Mal SSO", groups: ["staff", "admin"] },
+  // Moved between groups by the tests (POST /test/groups/sso-mover?groups=a,b), as a directory would.
+  "sso-mover": { name: "Mo SSO Mover", groups: ["staff"] },
 };
 
 const issuer = `http://127.0.0.1:${values.port}`;
@@ -50,4 +54,15 @@ const provider = new Provider(issuer, {
   features: { devInteractions: { enabled: true } },
 });
 provider.proxy = false;
+// The tests' side door: change someone's groups at the "directory" between two sign-ins.
+provider.use(async (ctx, next) => {
+  const match = /^\/test\/groups\/([a-z-]+)$/.exec(ctx.path);
+  if (ctx.method !== "POST" || !match) return next();
+  const person = PEOPLE[match[1]!];
+  if (!person) return void (ctx.status = 404);
+  person.groups = String(ctx.query.groups ?? "")
+    .split(",")
+    .filter(Boolean);
+  ctx.body = { groups: person.groups };
+});
 provider.listen(Number(values.port), () => console.log(`OIDC provider at ${issuer}`));

@@ -1,0 +1,218 @@
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parse } from "yaml";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { checkRuleGroups } from "@/lib/prometheus/rule-check";
+import { freshDatabase } from "@/test/databases";
+import { startInstance, type AppInstance } from "@/test/instances";
+
+// Two instances of the app on one PostgreSQL, as a team runs it behind a load balancer: a change
+// made on one is seen on the other within the cache's promise, sign-in limits and deactivation hold
+// across both, the shared rule file is never torn and ends as the current state, and SIGTERM lets
+// a request in flight finish.
+
+const ADMIN = { email: "admin@instances.test", password: "instances-admin-password" };
+const rulesFile = join(mkdtempSync(join(tmpdir(), "lb-instances-")), "rules", "latency-budgets.rules.yaml");
+let database: Awaited<ReturnType<typeof freshDatabase>>;
+let a: AppInstance;
+let b: AppInstance;
+
+type Reply = { status: number; body: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+async function send(
+  instance: AppInstance,
+  path: string,
+  {
+    method = "GET",
+    json,
+    cookie,
+    token,
+    body,
+    type,
+  }: { method?: string; json?: unknown; cookie?: string; token?: string; body?: string; type?: string } = {},
+): Promise<Reply & { cookie: string | null }> {
+  const response = await fetch(`${instance.url}${path}`, {
+    method,
+    headers: {
+      ...(json !== undefined && { "content-type": "application/json" }),
+      ...(type && { "content-type": type }),
+      ...(cookie && { cookie }),
+      ...(token && { authorization: `Bearer ${token}` }),
+    },
+    body: json !== undefined ? JSON.stringify(json) : body,
+  });
+  const text = await response.text();
+  const setCookie = response.headers.getSetCookie().find((c) => c.includes("session_token="));
+  return { status: response.status, body: text ? JSON.parse(text) : null, cookie: setCookie?.split(";")[0] ?? null };
+}
+
+async function signIn(instance: AppInstance, email: string, password: string) {
+  return send(instance, "/api/auth/sign-in/email", { method: "POST", json: { email, password } });
+}
+
+beforeAll(async () => {
+  database = await freshDatabase("postgres", inject("databaseUrl"));
+  const env = {
+    DATABASE_URL: database.url,
+    LB_DATABASE_KIND: "postgres",
+    LB_AUTH_SECRET: "instances-test-secret-0123456789abcdefghij",
+    LB_PUBLIC_URL: "http://lb.instances.test",
+    LB_RULES_FILE: rulesFile,
+    LB_ANONYMOUS_VIEW: "true",
+    LB_DEMO_ADMIN_EMAIL: ADMIN.email,
+    LB_DEMO_ADMIN_PASSWORD: ADMIN.password,
+    PROMETHEUS_URL: "",
+  };
+  // One after the other: the first applies the migrations and seeds; the second finds both done.
+  a = await startInstance(env);
+  b = await startInstance(env, ["--no-seed"]);
+}, 180_000);
+
+afterAll(async () => {
+  await a?.terminate();
+  await b?.terminate();
+  await database?.drop();
+});
+
+describe("two instances on one PostgreSQL", () => {
+  let adminCookie = "";
+  let editorToken = "";
+
+  it("share sessions and tokens: signed in on one, known on the other", async () => {
+    const signedIn = await signIn(a, ADMIN.email, ADMIN.password);
+    expect(signedIn.status).toBe(200);
+    adminCookie = signedIn.cookie!;
+    expect((await send(b, "/api/me", { cookie: adminCookie })).body.user.email).toBe(ADMIN.email);
+    const created = await send(b, "/api/tokens", {
+      method: "POST",
+      cookie: adminCookie,
+      json: { name: "instances", scopes: ["read", "write:budgets", "write:slos"] },
+    });
+    expect(created.status).toBe(201);
+    editorToken = created.body.token;
+    expect((await send(a, "/api/me", { token: editorToken })).body.token.name).toBe("instances");
+  });
+
+  it("a budget saved on one is seen on the other within the budget cache's 2 s", async () => {
+    const live = () => send(b, "/api/services/chat-api/waterfall?window=5m").then((r) => r.body.targetMs as number);
+    const before = await live(); // fills B's cache
+    const budget = (await send(a, "/api/services/chat-api/budget", { token: editorToken })).body;
+    const saved = await send(a, "/api/services/chat-api/budget", {
+      method: "PUT",
+      token: editorToken,
+      json: { ...budget, targetMs: before + 11 },
+    });
+    expect(saved.status).toBe(200);
+    const savedAt = performance.now();
+    while ((await live()) !== before + 11 && performance.now() - savedAt < 10_000)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(await live()).toBe(before + 11);
+    // The promise is 2 s; the margin is the poll and a busy machine.
+    expect(performance.now() - savedAt).toBeLessThan(3000);
+  });
+
+  it("sign-in limits hold across both: failures on either count for the next try on either", async () => {
+    const email = `limited-${Date.now()}@instances.test`;
+    const added = await send(a, "/api/users", {
+      method: "POST",
+      cookie: adminCookie,
+      json: { email, name: "Limited", role: "viewer", password: "the right password" },
+    });
+    expect(added.status).toBe(201);
+    for (const instance of [a, b, a, b, a])
+      expect((await signIn(instance, email, "a wrong password")).status).toBe(401);
+    expect((await signIn(b, email, "the right password")).status).toBe(429);
+    expect((await signIn(a, email, "the right password")).status).toBe(429);
+  });
+
+  it("deactivation on one stops the person's session and token on the other at the next request", async () => {
+    const email = `leaver-${Date.now()}@instances.test`;
+    const added = await send(b, "/api/users", {
+      method: "POST",
+      cookie: adminCookie,
+      json: { email, name: "Leaver", role: "editor", password: "the leaver password" },
+    });
+    const cookie = (await signIn(a, email, "the leaver password")).cookie!;
+    const token = (await send(a, "/api/tokens", { method: "POST", cookie, json: { name: "ci", scopes: ["read"] } }))
+      .body.token;
+    expect((await send(a, "/api/me", { cookie })).body.user.email).toBe(email);
+    const off = await send(b, `/api/users/${added.body.id}`, {
+      method: "PATCH",
+      cookie: adminCookie,
+      json: { active: false },
+    });
+    expect(off.status).toBe(200);
+    expect((await send(a, "/api/me", { cookie })).body.user).toBeNull();
+    expect((await send(a, "/api/services", { token })).status).toBe(401);
+    expect((await signIn(a, email, "the leaver password")).status).toBe(403);
+  });
+
+  it("the shared rule file is never torn under saves on both, and ends as the current state", async () => {
+    const slugs = ["chat-api", "rag-answer", "rag-chatbot"];
+    let reads = 0;
+    let reading = true;
+    const problems: string[] = [];
+    const reader = (async () => {
+      while (reading) {
+        if (existsSync(rulesFile)) {
+          const text = readFileSync(rulesFile, "utf8");
+          reads++;
+          try {
+            const groups = (parse(text) as { groups: Parameters<typeof checkRuleGroups>[0] }).groups;
+            problems.push(...checkRuleGroups(groups));
+          } catch (error) {
+            problems.push(`unreadable after ${text.length} bytes: ${(error as Error).message}`);
+          }
+        }
+        await new Promise((r) => setTimeout(r, 2));
+      }
+    })();
+    await Promise.all(
+      slugs.map(async (slug, i) => {
+        for (let round = 0; round < 4; round++) {
+          const instance = (i + round) % 2 ? a : b;
+          const budget = (await send(instance, `/api/services/${slug}/budget`, { token: editorToken })).body;
+          const saved = await send(instance, `/api/services/${slug}/budget`, {
+            method: "PUT",
+            token: editorToken,
+            json: { ...budget, targetMs: 600 + 10 * round + i },
+          });
+          expect(saved.status).toBe(200);
+        }
+      }),
+    );
+    const expected = () => fetch(`${a.url}/api/rules.yaml`).then((r) => r.text());
+    const settledBy = performance.now() + 20_000;
+    while (readFileSync(rulesFile, "utf8") !== (await expected()) && performance.now() < settledBy)
+      await new Promise((r) => setTimeout(r, 100));
+    reading = false;
+    await reader;
+    expect(problems).toEqual([]);
+    expect(reads).toBeGreaterThan(20);
+    expect(readFileSync(rulesFile, "utf8")).toBe(await expected());
+    expect(readFileSync(rulesFile, "utf8")).toContain("> 0.63"); // the last target of rag-chatbot, 630 ms
+  }, 60_000);
+
+  it("SIGTERM lets a request in flight finish, then the instance stops", async () => {
+    // A 1 MB OpenSLO document takes about a second to read (and is refused for a duplicate key).
+    const keys = Array.from({ length: 70_000 }, (_, i) => `    k${i}: v`).join("\n");
+    const yaml = `apiVersion: openslo/v1\nkind: Service\nmetadata:\n  name: big\n  annotations:\n${keys}\n    k7: again\n`;
+    const inFlight = send(a, "/api/openslo", {
+      method: "POST",
+      token: editorToken,
+      body: yaml,
+      type: "application/yaml",
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    const exit = a.terminate();
+    const reply = await inFlight;
+    expect(reply.status).toBe(422);
+    expect(reply.body.error.fields["docs[0]"]).toMatch(/Map keys must be unique/);
+    expect(await exit).toBe(0);
+    expect(a.log()).toMatch(/SIGTERM: finishing 1 request\(s\) in flight/);
+    await expect(fetch(`${a.url}/api/health`)).rejects.toThrow();
+    // The other instance goes on.
+    expect((await send(b, "/api/health")).status).toBe(200);
+  }, 60_000);
+});

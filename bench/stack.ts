@@ -64,7 +64,8 @@ export async function startBenchStack(): Promise<BenchStack> {
   const port = await freePort();
   const app: ChildProcess = spawn(
     process.execPath,
-    [resolve("node_modules/next/dist/bin/next"), "start", "--port", String(port)],
+    // As `npm start` serves it: the app's own server in front of Next's handler.
+    ["--import", "tsx", resolve("scripts/app-server.ts"), "--port", String(port), "--host", "127.0.0.1"],
     {
       stdio: ["ignore", "ignore", "inherit"],
       env: {

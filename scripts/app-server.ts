@@ -23,7 +23,8 @@ const { values } = parseArgs({
   options: {
     dev: { type: "boolean", default: false },
     port: { type: "string", default: process.env.PORT ?? "3000" },
-    host: { type: "string", default: process.env.LB_HOST || "::" },
+    // Unset: every interface, IPv6 and IPv4 where the machine has both (Node's own default).
+    host: { type: "string", default: process.env.LB_HOST || undefined },
   },
 });
 
@@ -77,12 +78,13 @@ async function main() {
 
   await new Promise<void>((done, fail) => {
     server.once("error", fail);
-    server.listen(port, values.host, done);
+    if (values.host) server.listen(port, values.host, done);
+    else server.listen(port, done);
   });
-  const shown = values.host === "::" || values.host === "0.0.0.0" ? "localhost" : values.host;
+  const everywhere = !values.host || values.host === "::" || values.host === "0.0.0.0";
+  const shown = everywhere ? "localhost" : values.host!.includes(":") ? `[${values.host}]` : values.host;
   console.log(
-    `Latency Budgets is listening on http://${shown.includes(":") ? `[${shown}]` : shown}:${port}` +
-      `${values.host === "::" || values.host === "0.0.0.0" ? " (all interfaces)" : ""}; trusted proxies: ${trusted.describe}`,
+    `Latency Budgets is listening on http://${shown}:${port}${everywhere ? " (all interfaces)" : ""}; trusted proxies: ${trusted.describe}`,
   );
 
   const graceMs = Number(process.env.LB_SHUTDOWN_TIMEOUT_S || 30) * 1000;

@@ -2,7 +2,7 @@
 // .data/pglite), so one command gives a working app on a fresh machine. Either way it applies
 // pending migrations and, on a database with no services, the seed data.
 //
-//   tsx scripts/serve.ts [--dev] [--port 3000] [--host ::] [--no-seed]
+//   tsx scripts/serve.ts [--dev] [--port 3000] [--host 127.0.0.1] [--no-seed]
 // The app itself runs in scripts/app-server.ts, in a child process.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -22,7 +22,7 @@ const { values } = parseArgs({
   options: {
     dev: { type: "boolean", default: false },
     port: { type: "string", default: process.env.PORT ?? "3000" },
-    host: { type: "string", default: process.env.LB_HOST || "::" },
+    host: { type: "string", default: process.env.LB_HOST || undefined },
     "no-seed": { type: "boolean", default: false },
     "data-dir": { type: "string", default: process.env.LB_DATA_DIR ?? ".data/pglite" },
   },
@@ -89,8 +89,7 @@ async function main() {
       "scripts/app-server.ts",
       "--port",
       values.port!,
-      "--host",
-      values.host!,
+      ...(values.host ? ["--host", values.host] : []),
       ...(values.dev ? ["--dev"] : []),
     ],
     {

@@ -33,3 +33,12 @@ spec:
   objectives: [${o.objectives ?? "{ target: 0.99 }"}]
 ${o.extra ?? ""}`;
 }
+
+/**
+ * A Service document of about 1 MB: 70,000 annotations and then one key again, at line 70006.
+ * Read in one pass it is refused in about a second; read quadratically it took minutes.
+ */
+export function bigOpenSloDocument(): string {
+  const keys = Array.from({ length: 70_000 }, (_, i) => `    k${i}: v`).join("\n");
+  return `apiVersion: openslo/v1\nkind: Service\nmetadata:\n  name: big\n  annotations:\n${keys}\n    k7: again\n`;
+}

@@ -123,7 +123,8 @@ const csv =
   "variant,ttft_ms,e2e_ms,cost_usd,tokens,quality\ncontrol,300,900,0.002,400,0.9\ntreatment,280,850,0.002,400,0.9\n";
 const newServiceInput = () => ({ slug: `made-${unique()}`, name: "Made in the matrix", targetMs: 700, stages: [] });
 const experimentInput = (slug: string) => ({ ...SEED_EXPERIMENT, name: `Matrix ${unique()}`, service: slug });
-const alertPayload = (slug: string) => ({
+/** An Alertmanager webhook delivery (payload v4) of one firing alert of the service. */
+export const alertPayload = (slug: string) => ({
   version: "4",
   status: "firing",
   receiver: "latency-budgets",

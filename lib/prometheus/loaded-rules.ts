@@ -15,11 +15,6 @@ export type LoadedRules = {
   sloGroups: Map<string, number>;
   /** Names of every loaded group this app generated (SLO and budget groups). */
   groups: Set<string>;
-  /**
-   * Prometheus's own word that its last configuration reload failed: it keeps evaluating the
-   * rules it loaded before, so the groups above may be out of date. Null when it cannot say.
-   */
-  reloadFailed: boolean | null;
   error: string | null;
 };
 
@@ -34,24 +29,29 @@ export function sloGroupName(slug: string, slo: string): string {
 export function loadedRules(client: PrometheusClient): Promise<LoadedRules> {
   const hit = cache.get(client);
   if (hit && hit.expires > Date.now()) return hit.value;
-  const value = Promise.all([
-    client.get<RulesData>("/api/v1/rules"),
-    client.get<RuntimeInfo>("/api/v1/status/runtimeinfo"),
-  ]).then(([result, runtime]): LoadedRules => {
+  const value = client.get<RulesData>("/api/v1/rules").then((result): LoadedRules => {
     const sloGroups = new Map<string, number>();
     const groups = new Set<string>();
-    const reloadSuccess = runtime.status === "success" ? runtime.data.reloadConfigSuccess : undefined;
-    const reloadFailed = typeof reloadSuccess === "boolean" ? !reloadSuccess : null;
-    if (result.status !== "success") return { sloGroups, groups, reloadFailed, error: result.error };
+    if (result.status !== "success") return { sloGroups, groups, error: result.error };
     for (const group of result.data.groups ?? []) {
       if (!group.name.startsWith(`${RULE_PREFIX}/`)) continue;
       groups.add(group.name);
       if (group.rules.some((rule) => rule.name === recordName.good("5m"))) sloGroups.set(group.name, group.interval);
     }
-    return { sloGroups, groups, reloadFailed, error: null };
+    return { sloGroups, groups, error: null };
   });
   cache.set(client, { value, expires: Date.now() + RULES_TTL_MS });
   return value;
+}
+
+/**
+ * Prometheus's own word that its last configuration reload failed (then it keeps evaluating the
+ * rules it loaded before, so what /api/v1/rules lists may be out of date); null when it cannot say.
+ */
+export async function lastReloadFailed(client: PrometheusClient): Promise<boolean | null> {
+  const runtime = await client.get<RuntimeInfo>("/api/v1/status/runtimeinfo");
+  const success = runtime.status === "success" ? runtime.data.reloadConfigSuccess : undefined;
+  return typeof success === "boolean" ? !success : null;
 }
 
 /** Forget what was seen, after the app itself changed the rules. */

@@ -6,7 +6,7 @@ import { insertNotifications, listNotificationRows } from "@/lib/db/notification
 import { listServiceRows } from "@/lib/db/services";
 import { env } from "@/lib/env";
 import type { CoalescingClient } from "@/lib/prometheus/coalesce";
-import { loadedRules } from "@/lib/prometheus/loaded-rules";
+import { lastReloadFailed, loadedRules } from "@/lib/prometheus/loaded-rules";
 import { RULE_PREFIX } from "@/lib/prometheus/rules";
 import { alertmanagerWebhookSchema } from "@/lib/schemas/alertmanager";
 import { parseInput } from "@/lib/schemas/parse";
@@ -95,15 +95,16 @@ export async function getAlerts({
       alerts: [],
       error: "Prometheus is not configured: set PROMETHEUS_URL.",
     };
-  const [result, rules, fileProblem] = await Promise.all([
+  const [result, rules, reloadFailed, fileProblem] = await Promise.all([
     prom.get<PrometheusAlerts>("/api/v1/alerts"),
     loadedRules(prom),
+    lastReloadFailed(prom),
     ruleFileProblem(db),
   ]);
   const prefix = service ? `${RULE_PREFIX}/${service}/` : `${RULE_PREFIX}/`;
   const rulesError =
     fileProblem ??
-    (rules.reloadFailed
+    (reloadFailed
       ? "Prometheus's last reload of its configuration failed, so it still evaluates the rules it loaded before. Its log says why."
       : null);
   const rulesLoaded = rulesError === null && [...rules.groups].some((name) => name.startsWith(prefix));

@@ -1,9 +1,10 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { createDb } from "@/lib/db/create";
 import { testPoolSize } from "@/test/databases";
 import { newUser } from "@/test/credentials";
 import { openSloDocument } from "@/test/openslo-documents";
+import { alertPayload } from "@/test/rights-cases";
 import { chatApi } from "@/prisma/seed-data";
 import { SEED_EXPERIMENT } from "@/prisma/seed-experiment";
 import { systemActor } from "./actor";
@@ -90,30 +91,9 @@ describe(`the audit entry commits with its change (${inject("databaseKind")})`, 
     await createOptimization({ db, actor: system, input: { name, component: "LLM", savingMs: 5, costPct: 1 } });
     expect(await lastAuditWriter("optimization.create")).toBe(await writerOf("Optimization", "name", name));
 
-    const fingerprint = randomBytes(8).toString("hex");
-    await receiveAlertmanagerWebhook({
-      db,
-      actor: { kind: "alertmanager" },
-      input: {
-        version: "4",
-        status: "firing",
-        receiver: "audit",
-        groupLabels: {},
-        commonLabels: {},
-        commonAnnotations: {},
-        externalURL: "http://alertmanager",
-        alerts: [
-          {
-            status: "firing",
-            labels: { alertname: "EndToEndOverTarget", service: slug },
-            annotations: {},
-            startsAt: new Date().toISOString(),
-            endsAt: "0001-01-01T00:00:00Z",
-            fingerprint,
-          },
-        ],
-      },
-    });
+    const delivery = alertPayload(slug);
+    await receiveAlertmanagerWebhook({ db, actor: { kind: "alertmanager" }, input: delivery });
+    const fingerprint = delivery.alerts[0]!.fingerprint;
     expect(await lastAuditWriter("alert.receive")).toBe(
       await writerOf("AlertNotification", "fingerprint", fingerprint),
     );

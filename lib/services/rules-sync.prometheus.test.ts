@@ -119,6 +119,12 @@ describe("the rule file Prometheus reads", () => {
       broken,
       "groups:\n  - name: theirs\n    rules:\n      - alert: Theirs\n        expr: up == 0\n        labels: { x: '{{ broken' }\n",
     );
+    // Reloaded by someone else: Prometheus itself says its last reload failed.
+    expect((await prom.reload()).ok).toBe(false);
+    const theirs = await getAlerts({ db, prom, query: { service: slug } });
+    expect(theirs.rulesLoaded).toBe(false);
+    expect(theirs.rulesError).toMatch(/last reload of its configuration failed/);
+    // Reloaded by the app after a change: the reason Prometheus gave is kept and shown.
     await syncRulesFile({ db, prom });
     const failed = await getAlerts({ db, prom, query: { service: slug } });
     expect(failed.rulesLoaded).toBe(false);

@@ -88,6 +88,8 @@ export const listUsers = guardedRead("user.list", async ({ db }: { db: Db; actor
 /** An admin adds someone who signs in with a password. */
 export const createUser = mutation("user.create", async ({ db, actor, input }: Mutation): Promise<UserView> => {
   const data = parseInput(newUserSchema, input, "The user");
+  // Before hashing (tens of milliseconds); the unique index still decides a race.
+  if (await findUserIdByEmail(db, data.email)) throw emailTaken(data.email);
   const user = await newPasswordUser(data);
   let row: UserRow;
   try {

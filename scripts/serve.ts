@@ -102,6 +102,8 @@ async function main() {
         ...(database.embedded && { DATABASE_POOL_SIZE: String(EMBEDDED_POOL_SIZE) }),
         NODE_ENV: values.dev ? "development" : "production",
         PORT: values.port!,
+        // Nothing outside the package registries is reachable from many of the places this runs.
+        NEXT_TELEMETRY_DISABLED: "1",
       },
     },
   );

@@ -16,7 +16,7 @@ const SSO_ERRORS: Record<string, string> = {
   state_mismatch: "The sign-in took too long or was started elsewhere. Try again.",
   please_restart_the_process: "The sign-in took too long or was started elsewhere. Try again.",
   access_denied: "Your provider did not let you sign in here.",
-  forbidden: "This account is deactivated. Ask an admin of Latency Budgets to reactivate it.",
+  account_deactivated: "This account is deactivated. Ask an admin of Latency Budgets to reactivate it.",
 };
 const SSO_FAILED = "Single sign-on failed. Try again, or use your password.";
 

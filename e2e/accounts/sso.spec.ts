@@ -85,4 +85,26 @@ test.describe("accounts: single sign-on", () => {
       await page.request.post(`${idp}/test/groups/${SSO_PEOPLE.mover.login}?groups=staff`);
     }
   });
+
+  test("a deactivated SSO user is sent back to the sign-in page, told why", async ({ page, browser }) => {
+    const admin = await browser.newContext({ storageState: storageStateOf("admin") });
+    try {
+      await signInWithSso(page, SSO_PEOPLE.mallory.login);
+      await expect(page.getByTestId("signed-in-as")).toHaveText(SSO_PEOPLE.mallory.email);
+      const users = (await (await admin.request.get("/api/users")).json()) as { id: string; email: string }[];
+      const mallory = users.find((u) => u.email === SSO_PEOPLE.mallory.email)!;
+      expect((await admin.request.patch(`/api/users/${mallory.id}`, { data: { active: false } })).status()).toBe(200);
+      await page.reload();
+      await expect(page.getByTestId("signed-in-as")).toHaveCount(0);
+      await page.context().clearCookies({ domain: "127.0.0.1" });
+      await signInWithSso(page, SSO_PEOPLE.mallory.login);
+      await expect(page).toHaveURL(/\/sign-in\?error=account_deactivated/);
+      await expect(page.getByRole("status")).toHaveText(
+        "This account is deactivated. Ask an admin of Latency Budgets to reactivate it.",
+      );
+      expect((await admin.request.patch(`/api/users/${mallory.id}`, { data: { active: true } })).status()).toBe(200);
+    } finally {
+      await admin.close();
+    }
+  });
 });

@@ -114,7 +114,9 @@ function createAuth() {
           // A deactivated person gets no session, by password or single sign-on.
           before: async (session) => {
             const user = await findUserRow(db(), session.userId);
-            if (user?.deactivatedAt) throw new APIError("FORBIDDEN", { message: DEACTIVATED_MESSAGE });
+            // The code sends a single sign-on back to /sign-in?error=account_deactivated.
+            if (user?.deactivatedAt)
+              throw new APIError("FORBIDDEN", { message: DEACTIVATED_MESSAGE, code: "account_deactivated" });
           },
           after: async (session) => {
             const user = await findUserRow(db(), session.userId);

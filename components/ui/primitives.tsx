@@ -14,7 +14,7 @@ export function cx(...classes: (string | false | null | undefined)[]): string {
 type ButtonVariant = "primary" | "secondary" | "danger" | "ghost";
 
 const BUTTON: Record<ButtonVariant, string> = {
-  primary: "bg-sky-600 text-white hover:bg-sky-700 disabled:bg-sky-600/50",
+  primary: "bg-sky-600 text-white hover:bg-sky-700 disabled:hover:bg-sky-600",
   secondary:
     "border border-slate-300 bg-white hover:bg-slate-100 dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800",
   danger:
@@ -31,7 +31,7 @@ export function Button({
     <button
       type="button"
       className={cx(
-        "inline-flex items-center justify-center gap-1 rounded-md px-3 py-1.5 text-sm font-medium disabled:cursor-not-allowed",
+        "inline-flex items-center justify-center gap-1 rounded-md px-3 py-1.5 text-sm font-medium disabled:cursor-not-allowed disabled:opacity-50",
         BUTTON[variant],
         className,
       )}

@@ -34,14 +34,8 @@ import { receiveAlertmanagerWebhook } from "@/lib/services/alerts";
 import { listAudit } from "@/lib/services/audit";
 import { createToken, listTokens, revokeToken } from "@/lib/services/auth/tokens";
 import { calculatePlan, calculateQueue } from "@/lib/services/capacity";
-import {
-  changeOwnPassword,
-  createUser,
-  endSessions,
-  listUsers,
-  resetPassword,
-  updateUser,
-} from "@/lib/services/auth/users";
+import { changeOwnPassword, endSessions, resetPassword } from "@/lib/services/auth/credentials";
+import { createUser, listUsers, updateUser } from "@/lib/services/auth/users";
 import { getBudget, restoreRevision, saveBudget } from "@/lib/services/budgets";
 import { createExperiment, setExperimentStatus, uploadSamples } from "@/lib/services/experiments/experiments";
 import { importFromPrometheus } from "@/lib/services/experiments/from-prometheus";
@@ -376,7 +370,7 @@ export const RIGHTS_CASES: Record<string, RightsCase> = {
       json: { role: "editor", active: false },
     }),
   },
-  "auth/users#resetPassword": {
+  "auth/credentials#resetPassword": {
     action: "user.password",
     needs: ["userId"],
     service: (actor, f) =>
@@ -388,14 +382,14 @@ export const RIGHTS_CASES: Record<string, RightsCase> = {
       json: { password: "a brand new password" },
     }),
   },
-  "auth/users#endSessions": {
+  "auth/credentials#endSessions": {
     action: "user.sessions",
     needs: ["userId"],
     service: (actor, f) => endSessions({ db: db(), actor, id: f.userId }),
     http: (f) => ({ handler: handler(userSessionsRoute.DELETE), method: "DELETE", params: { id: f.userId } }),
   },
   // Each signed-in matrix user changes their own password once (from the tests' password).
-  "auth/users#changeOwnPassword": {
+  "auth/credentials#changeOwnPassword": {
     action: "me.password",
     needs: [],
     service: (actor) => changeOwnPassword({ db: db(), actor, input: ownPasswordChange, address: "192.0.2.99" }),

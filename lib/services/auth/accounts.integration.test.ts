@@ -25,7 +25,8 @@ import { SIGN_IN_LIMITS } from "./sign-in";
 import { vouchedHeaders } from "@/lib/net/peer";
 import { ANONYMOUS } from "../actor";
 import { createToken } from "./tokens";
-import { resetPassword, updateUser } from "./users";
+import { resetPassword } from "./credentials";
+import { updateUser } from "./users";
 
 // Accounts end to end through the real handlers and database: API tokens, sign-in limits, the
 // audit trail, roles.

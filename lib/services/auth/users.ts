@@ -1,34 +1,29 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { hashPassword, verifyPassword } from "better-auth/crypto";
+import { hashPassword } from "better-auth/crypto";
 import type { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
 import {
   countOtherActiveAdmins,
   countUsers,
-  deleteSessions,
-  findPasswordHash,
   findUserIdByEmail,
   findUserRow,
   insertPasswordUser,
   listUserRows,
   lockAdmins,
   setUserDeactivated,
-  updatePasswordHash,
   updateUserRole,
   type UserRow,
 } from "@/lib/db/users";
-import { countSignInFailures, recordSignInFailure } from "@/lib/db/sign-in-failures";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { newUserSchema, passwordChangeSchema, passwordResetSchema, userChangeSchema } from "@/lib/schemas/account";
+import { newUserSchema, userChangeSchema } from "@/lib/schemas/account";
 import { parseInput } from "@/lib/schemas/parse";
 import { authorize, userOf, type Actor, type Mutation } from "../actor";
 import { recordAudit } from "../audit";
 import { guardedRead, mutation } from "../mutation";
 import { OIDC_PROVIDER_ID } from "./better-auth";
-import { SIGN_IN_LIMITS } from "./sign-in";
 
 export type UserView = {
   id: string;
@@ -75,7 +70,7 @@ const emailTaken = (email: string) =>
   new AppError("CONFLICT", `There is already a user with the email ${email}.`, { email: "This email is taken" });
 
 /** Ids are UUIDs (added here) or better-auth's random strings (single sign-on): nothing else names a user. */
-async function findUserOrThrow(db: Db, id: string): Promise<UserRow> {
+export async function findUserOrThrow(db: Db, id: string): Promise<UserRow> {
   const row = /^[A-Za-z0-9_-]{1,64}$/.test(id) ? await findUserRow(db, id) : null;
   if (!row) throw new AppError("NOT_FOUND", "No such user.");
   return row;
@@ -165,91 +160,6 @@ export const updateUser = mutation(
       }
     });
     return userView((await findUserRow(db, id))!);
-  },
-);
-
-/** An admin sets a new password for someone who signs in with one; their sessions end. */
-export const resetPassword = mutation(
-  "user.password",
-  async ({ db, actor, id, input }: Mutation & { id: string }): Promise<UserView> => {
-    const { password } = parseInput(passwordResetSchema, input, "The password");
-    const user = await findUserOrThrow(db, id);
-    const passwordHash = await hashPassword(password);
-    await db.$transaction(async (tx) => {
-      if (!(await updatePasswordHash(tx, id, passwordHash)))
-        throw new AppError("CONFLICT", `${user.email} signs in through single sign-on and has no password here.`, {
-          password: "No password sign-in",
-        });
-      const ended = await deleteSessions(tx, id);
-      await recordAudit(tx, actor, {
-        action: "user.password-reset",
-        target: user.email,
-        summary: `Reset the password of ${user.email}; ended ${ended} session${ended === 1 ? "" : "s"}`,
-      });
-    });
-    return userView(user);
-  },
-);
-
-/** An admin signs someone out everywhere: every session ends; tokens are revoked separately. */
-export const endSessions = mutation(
-  "user.sessions",
-  async ({ db, actor, id }: { db: Db; actor: Actor; id: string }): Promise<{ sessionsEnded: number }> => {
-    const user = await findUserOrThrow(db, id);
-    const sessionsEnded = await db.$transaction(async (tx) => {
-      const ended = await deleteSessions(tx, id);
-      await recordAudit(tx, actor, {
-        action: "user.sign-out-everywhere",
-        target: user.email,
-        summary: `Signed ${user.email} out everywhere: ended ${ended} session${ended === 1 ? "" : "s"}`,
-      });
-      return ended;
-    });
-    return { sessionsEnded };
-  },
-);
-
-/**
- * Anyone signed in changes their own password with the current one; their other sessions end.
- * A wrong current password counts against the sign-in limit, so a stolen session cannot guess.
- */
-export const changeOwnPassword = mutation(
-  "me.password",
-  async ({ db, actor, input, address }: Mutation & { address: string }): Promise<{ sessionsEnded: number }> => {
-    const me = userOf(actor)!;
-    const { currentPassword, newPassword } = parseInput(passwordChangeSchema, input, "The password change");
-    const now = new Date();
-    const since = new Date(now.getTime() - SIGN_IN_LIMITS.windowMinutes * 60_000);
-    const counts = await countSignInFailures(db, { email: me.email, address, since });
-    if (counts.forAccountFromAddress >= SIGN_IN_LIMITS.perAccountAndAddress)
-      throw new AppError(
-        "TOO_MANY_REQUESTS",
-        `Too many wrong passwords: wait ${SIGN_IN_LIMITS.windowMinutes} minutes.`,
-      );
-    const hash = await findPasswordHash(db, me.id);
-    if (!hash)
-      throw new AppError("CONFLICT", "You sign in through single sign-on: change your password with your provider.", {
-        currentPassword: "No password sign-in",
-      });
-    if (!(await verifyPassword({ hash, password: currentPassword }))) {
-      await recordSignInFailure(db, { email: me.email, address, at: now, forgetBefore: since });
-      throw new AppError("VALIDATION_FAILED", "The current password is not right.", {
-        currentPassword: "This is not your current password",
-      });
-    }
-    const newHash = await hashPassword(newPassword);
-    const sessionsEnded = await db.$transaction(async (tx) => {
-      await updatePasswordHash(tx, me.id, newHash);
-      const ended = await deleteSessions(tx, me.id, actor.kind === "user" ? actor.sessionToken : undefined);
-      await recordAudit(tx, actor, {
-        action: "user.password-change",
-        target: me.email,
-        summary: `Changed their own password; ended ${ended} other session${ended === 1 ? "" : "s"}`,
-        address,
-      });
-      return ended;
-    });
-    return { sessionsEnded };
   },
 );
 

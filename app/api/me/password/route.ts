@@ -1,6 +1,6 @@
 import { json, readJson, route } from "@/lib/api/handle";
 import { clientAddress } from "@/lib/net/peer";
-import { changeOwnPassword } from "@/lib/services/auth/users";
+import { changeOwnPassword } from "@/lib/services/auth/credentials";
 import { runtime } from "@/lib/services/runtime";
 
 // Body: { currentPassword, newPassword }. The caller's other sessions end.

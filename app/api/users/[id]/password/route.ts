@@ -1,5 +1,5 @@
 import { json, readJson, route } from "@/lib/api/handle";
-import { resetPassword } from "@/lib/services/auth/users";
+import { resetPassword } from "@/lib/services/auth/credentials";
 import { runtime } from "@/lib/services/runtime";
 
 // Body: { password }. Admins only; the person's sessions end.

@@ -1,5 +1,5 @@
 import { json, route } from "@/lib/api/handle";
-import { endSessions } from "@/lib/services/auth/users";
+import { endSessions } from "@/lib/services/auth/credentials";
 import { runtime } from "@/lib/services/runtime";
 
 /** Signs the person out everywhere (admins only). */

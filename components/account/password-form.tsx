@@ -6,6 +6,7 @@ import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { Field } from "@/components/ui/field";
 import { Button, Card, TextInput } from "@/components/ui/primitives";
+import { plural } from "@/lib/domain/format";
 import { ApiError, apiFetch, showFieldErrors } from "@/lib/queries/api";
 import { urls } from "@/lib/queries/resources";
 import { MIN_PASSWORD_LENGTH, passwordChangeSchema } from "@/lib/schemas/account";
@@ -52,7 +53,7 @@ export function PasswordForm() {
             <span className="text-red-600 dark:text-red-400">{change.error.message}</span>
           )}
           {change.data &&
-            `Password changed. ${change.data.sessionsEnded ? `Signed out of ${change.data.sessionsEnded} other session${change.data.sessionsEnded === 1 ? "" : "s"}.` : ""}`}
+            `Password changed. ${change.data.sessionsEnded ? `Signed out of ${plural(change.data.sessionsEnded, "other session")}.` : ""}`}
         </p>
         <Button type="submit" variant="primary" disabled={change.isPending}>
           {change.isPending ? "Changing…" : "Change password"}

@@ -6,6 +6,7 @@ import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { Field } from "@/components/ui/field";
 import { Button, TextInput } from "@/components/ui/primitives";
+import { plural } from "@/lib/domain/format";
 import { apiFetch, showFieldErrors } from "@/lib/queries/api";
 import { urls } from "@/lib/queries/resources";
 import { MIN_PASSWORD_LENGTH, passwordResetSchema } from "@/lib/schemas/account";
@@ -81,8 +82,7 @@ export function PersonActions({ user, isSelf }: { user: UserView; isSelf: boolea
       )}
       <p aria-live="polite" className="text-sm">
         {error && <span className="text-red-600 dark:text-red-400">{error}</span>}
-        {signOut.data &&
-          `Signed out of ${signOut.data.sessionsEnded} session${signOut.data.sessionsEnded === 1 ? "" : "s"}.`}
+        {signOut.data && `Signed out of ${plural(signOut.data.sessionsEnded, "session")}.`}
         {reset.isSuccess && " Password set; their sessions ended."}
       </p>
     </div>

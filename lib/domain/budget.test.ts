@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { chatApi, ragAnswer, ragChatbot, type SeedService } from "@/prisma/seed-data";
 import { budgetFit, percentileKeyOf, stageTime, type BudgetDocument, type BudgetStage } from "./budget";
-import { formatMs } from "./format";
+import { formatMs, plural } from "./format";
 
 const doc = ({ service, stages }: SeedService): BudgetDocument => ({
   indicator: service.indicator!,
@@ -97,4 +97,10 @@ describe("formatting", () => {
     [15_000, "15 s"],
     [12_500, "12.5 s"],
   ])("%d ms reads %s", (ms, text) => expect(formatMs(ms)).toBe(text));
+
+  it.each([
+    [0, "0 sessions"],
+    [1, "1 session"],
+    [2, "2 sessions"],
+  ])("%d of a noun reads %s", (n, text) => expect(plural(n, "session")).toBe(text));
 });

@@ -50,3 +50,8 @@ export function formatUsd(value: number | null | undefined, digits = 4): string 
 export function formatCount(n: number | null | undefined): string {
   return n === null || n === undefined ? "—" : Math.round(n).toLocaleString("en-US");
 }
+
+/** (1, "session") → "1 session"; (3, "session") → "3 sessions". */
+export function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { plural } from "@/lib/domain/format";
 import { AppError } from "@/lib/errors";
 
 /** Field path as the browser form names it, e.g. "stages.2.components.0.budgetMs.p95". */
@@ -21,7 +22,7 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, what 
   if (result.success) return result.data;
   const fields = fieldErrors(result.error);
   const count = Object.keys(fields).length;
-  throw new AppError("VALIDATION_FAILED", `${what} has ${count} invalid field${count === 1 ? "" : "s"}.`, fields);
+  throw new AppError("VALIDATION_FAILED", `${what} has ${plural(count, "invalid field")}.`, fields);
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

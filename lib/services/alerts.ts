@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import { insertNotifications, listNotificationRows } from "@/lib/db/notifications";
 import { listServiceRows } from "@/lib/db/services";
+import { plural } from "@/lib/domain/format";
 import { env } from "@/lib/env";
 import type { CoalescingClient } from "@/lib/prometheus/coalesce";
 import { lastReloadFailed, loadedRules } from "@/lib/prometheus/loaded-rules";
@@ -194,7 +195,7 @@ export const receiveAlertmanagerWebhook = mutation(
         action: "alert.receive",
         service: named.length === 1 && services.has(named[0]!) ? named[0] : null,
         target: payload.receiver,
-        summary: `Alertmanager delivered ${payload.alerts.length} alert${payload.alerts.length === 1 ? "" : "s"} (${firing} firing, ${inserted} new)`,
+        summary: `Alertmanager delivered ${plural(payload.alerts.length, "alert")} (${firing} firing, ${inserted} new)`,
       });
       return inserted;
     });

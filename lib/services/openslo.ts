@@ -2,6 +2,7 @@ import "server-only";
 import { stringify } from "yaml";
 import type { z } from "zod";
 import type { MetricSource } from "@/lib/domain/budget";
+import { plural } from "@/lib/domain/format";
 import { parseLe } from "@/lib/domain/histogram";
 import { PRESET_IDS } from "@/lib/domain/presets";
 import type { Db } from "@/lib/db/client";
@@ -339,9 +340,7 @@ export const importOpenSlo = mutation(
       const documents = new Set(Object.keys(problems).map((p) => p.match(/^docs\[\d+\]/)?.[0] ?? p));
       throw new AppError(
         "VALIDATION_FAILED",
-        `Nothing was imported: ${documents.size} document${documents.size === 1 ? "" : "s"} cannot be imported. ${Object.entries(
-          problems,
-        )
+        `Nothing was imported: ${plural(documents.size, "document")} cannot be imported. ${Object.entries(problems)
           .slice(0, 3)
           .map(([path, message]) => `${path}: ${message}`)
           .join("; ")}`,

@@ -3,6 +3,7 @@ import { hashPassword, verifyPassword } from "better-auth/crypto";
 import type { Db } from "@/lib/db/client";
 import { countSignInFailures, recordSignInFailure } from "@/lib/db/sign-in-failures";
 import { deleteSessions, findPasswordHash, updatePasswordHash } from "@/lib/db/users";
+import { plural } from "@/lib/domain/format";
 import { AppError } from "@/lib/errors";
 import { passwordChangeSchema, passwordResetSchema } from "@/lib/schemas/account";
 import { parseInput } from "@/lib/schemas/parse";
@@ -31,7 +32,7 @@ export const resetPassword = mutation(
       await recordAudit(tx, actor, {
         action: "user.password-reset",
         target: user.email,
-        summary: `Reset the password of ${user.email}; ended ${ended} session${ended === 1 ? "" : "s"}`,
+        summary: `Reset the password of ${user.email}; ended ${plural(ended, "session")}`,
       });
     });
     return userView(user);
@@ -48,7 +49,7 @@ export const endSessions = mutation(
       await recordAudit(tx, actor, {
         action: "user.sign-out-everywhere",
         target: user.email,
-        summary: `Signed ${user.email} out everywhere: ended ${ended} session${ended === 1 ? "" : "s"}`,
+        summary: `Signed ${user.email} out everywhere: ended ${plural(ended, "session")}`,
       });
       return ended;
     });
@@ -91,7 +92,7 @@ export const changeOwnPassword = mutation(
       await recordAudit(tx, actor, {
         action: "user.password-change",
         target: me.email,
-        summary: `Changed their own password; ended ${ended} other session${ended === 1 ? "" : "s"}`,
+        summary: `Changed their own password; ended ${plural(ended, "other session")}`,
         address,
       });
       return ended;

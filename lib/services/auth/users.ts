@@ -16,6 +16,7 @@ import {
   updateUserRole,
   type UserRow,
 } from "@/lib/db/users";
+import { plural } from "@/lib/domain/format";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { newUserSchema, userChangeSchema } from "@/lib/schemas/account";
@@ -155,7 +156,7 @@ export const updateUser = mutation(
           target: before.email,
           summary: change.active
             ? `Reactivated ${before.email}`
-            : `Deactivated ${before.email}: ended ${sessionsEnded} session${sessionsEnded === 1 ? "" : "s"}; their tokens stop working`,
+            : `Deactivated ${before.email}: ended ${plural(sessionsEnded, "session")}; their tokens stop working`,
         });
       }
     });

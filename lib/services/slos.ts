@@ -216,6 +216,10 @@ async function recordedStatus(
   const days = Math.max(0, Math.floor((midnight - (time - view.seconds)) / DAY));
   const tail = time - midnight;
   const head = midnight - days * DAY - (time - view.seconds);
+  // A part-day of a minute holds one evaluation at most, and none when that one was missed (a
+  // restart, a slow group, promtool's backfill at a block's edge): read back two evaluations, so
+  // one missed sample never sends the view to raw buckets. The rate keeps the part's own weight.
+  const reach = (seconds: number) => Math.max(seconds, 2 * interval);
   // All burn windows' error ratios with one selector, keyed by the window in the name.
   const ratios = `{__name__=~"${recordName.errorRatio("(?:5m|30m|1h|2h|6h|1d|3d)")}",service=${stringLiteral(slug)},slo=${stringLiteral(slo.name)}}`;
   const byWindow = `label_replace(${ratios}, "${GROUP_LABEL}", "ratio:$1", "__name__", ".*:rate(.+)")`;
@@ -229,9 +233,12 @@ async function recordedStatus(
       const name = kind === "good" ? recordName.good : recordName.total;
       if (days > 0)
         part(`${kind}:days`, `sum_over_time(last_over_time(${own(name("1d"))}[1h])[${days * DAY - 1}s:1d])`);
-      if (tail >= 60) part(`${kind}:tail`, `avg_over_time(${own(name("5m"))}[${tail}s])`);
+      if (tail >= 60) part(`${kind}:tail`, `avg_over_time(${own(name("5m"))}[${reach(tail)}s])`);
       if (head >= 60)
-        part(`${kind}:head`, `avg_over_time(${own(name("5m"))}[${head}s] offset ${time - (midnight - days * DAY)}s)`);
+        part(
+          `${kind}:head`,
+          `avg_over_time(${own(name("5m"))}[${reach(head)}s] offset ${time - (midnight - days * DAY)}s)`,
+        );
     }
     if (days > 0)
       part("days", `count_over_time(last_over_time(${own(recordName.total("1d"))}[1h])[${days * DAY - 1}s:1d])`);

@@ -5,6 +5,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { Field } from "@/components/ui/field";
+import { Form } from "@/components/ui/form";
 import { Button, Card, TextInput } from "@/components/ui/primitives";
 import { plural } from "@/lib/domain/format";
 import { ApiError, apiFetch, showFieldErrors } from "@/lib/queries/api";
@@ -28,7 +29,7 @@ export function PasswordForm() {
   });
   return (
     <Card>
-      <form className="max-w-sm space-y-4" noValidate onSubmit={form.handleSubmit((input) => change.mutate(input))}>
+      <Form className="max-w-sm space-y-4" noValidate onSubmit={form.handleSubmit((input) => change.mutate(input))}>
         <Field label="Current password" error={errors.currentPassword?.message}>
           {(control) => (
             <TextInput
@@ -58,7 +59,7 @@ export function PasswordForm() {
         <Button type="submit" variant="primary" disabled={change.isPending}>
           {change.isPending ? "Changing…" : "Change password"}
         </Button>
-      </form>
+      </Form>
     </Card>
   );
 }

@@ -5,6 +5,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { Field } from "@/components/ui/field";
+import { Form } from "@/components/ui/form";
 import { Button, TextInput } from "@/components/ui/primitives";
 import { plural } from "@/lib/domain/format";
 import { apiFetch, showFieldErrors } from "@/lib/queries/api";
@@ -60,7 +61,7 @@ export function PersonActions({ user, isSelf }: { user: UserView; isSelf: boolea
       {hasPassword && (
         <details>
           <summary className="cursor-pointer text-sm text-sky-700 dark:text-sky-400">Reset password</summary>
-          <form
+          <Form
             className="mt-2 flex items-end gap-2"
             noValidate
             onSubmit={form.handleSubmit((input) => reset.mutate(input))}
@@ -77,7 +78,7 @@ export function PersonActions({ user, isSelf }: { user: UserView; isSelf: boolea
             <Button type="submit" disabled={reset.isPending}>
               {reset.isPending ? "Setting…" : "Set"}
             </Button>
-          </form>
+          </Form>
         </details>
       )}
       <p aria-live="polite" className="text-sm">

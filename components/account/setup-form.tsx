@@ -5,6 +5,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { Field } from "@/components/ui/field";
+import { Form } from "@/components/ui/form";
 import { Button, Card, TextInput } from "@/components/ui/primitives";
 import { ApiError, apiFetch, showFieldErrors } from "@/lib/queries/api";
 import { urls } from "@/lib/queries/resources";
@@ -29,7 +30,7 @@ export function SetupForm() {
   });
   return (
     <Card>
-      <form className="space-y-4" noValidate onSubmit={form.handleSubmit((input) => setUp.mutate(input))}>
+      <Form className="space-y-4" noValidate onSubmit={form.handleSubmit((input) => setUp.mutate(input))}>
         <Field
           label="Setup code"
           hint="The server printed it in its log when it started: “Open /setup and enter this one-time code…”."
@@ -62,7 +63,7 @@ export function SetupForm() {
         <Button type="submit" variant="primary" disabled={setUp.isPending || setUp.isSuccess}>
           {setUp.isPending || setUp.isSuccess ? "Setting up…" : "Create the admin and sign in"}
         </Button>
-      </form>
+      </Form>
     </Card>
   );
 }

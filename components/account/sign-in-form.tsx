@@ -5,6 +5,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { Field } from "@/components/ui/field";
+import { Form } from "@/components/ui/form";
 import { Button, Card, TextInput } from "@/components/ui/primitives";
 import { apiFetch } from "@/lib/queries/api";
 import { urls } from "@/lib/queries/resources";
@@ -40,7 +41,7 @@ export function SignInForm({
   const message = signIn.error?.message ?? single.error?.message ?? error;
   return (
     <Card className="space-y-4">
-      <form className="space-y-4" noValidate onSubmit={form.handleSubmit((input) => signIn.mutate(input))}>
+      <Form className="space-y-4" noValidate onSubmit={form.handleSubmit((input) => signIn.mutate(input))}>
         <Field label="Email" error={errors.email?.message}>
           {(control) => (
             <TextInput {...control} type="email" autoComplete="username" autoFocus {...form.register("email")} />
@@ -57,7 +58,7 @@ export function SignInForm({
         <Button type="submit" variant="primary" disabled={signIn.isPending || signIn.isSuccess}>
           {signIn.isPending || signIn.isSuccess ? "Signing in…" : "Sign in"}
         </Button>
-      </form>
+      </Form>
       {sso && (
         <div className="border-t border-slate-200 pt-4 dark:border-slate-800">
           <Button type="button" onClick={() => single.mutate()} disabled={single.isPending || single.isSuccess}>

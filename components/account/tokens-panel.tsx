@@ -8,6 +8,7 @@ import type { z } from "zod";
 import { useViewer } from "@/components/auth/viewer";
 import { Field } from "@/components/ui/field";
 import { CELL, DataTable, QueryStates, ROW } from "@/components/ui/data-table";
+import { Form } from "@/components/ui/form";
 import { Button, Card, Select, TextInput } from "@/components/ui/primitives";
 import { scopesFor } from "@/lib/domain/rights";
 import { apiFetch } from "@/lib/queries/api";
@@ -71,7 +72,7 @@ export function TokensPanel() {
       )}
       <Card>
         <h2 className="mb-3 font-semibold">New token</h2>
-        <form
+        <Form
           className="grid gap-3 sm:grid-cols-[1fr_auto_auto_auto] sm:items-end"
           noValidate
           onSubmit={form.handleSubmit((input) => create.mutate(input))}
@@ -104,7 +105,7 @@ export function TokensPanel() {
           <Button type="submit" variant="primary" disabled={create.isPending}>
             {create.isPending ? "Creating…" : "Create token"}
           </Button>
-        </form>
+        </Form>
         <p aria-live="polite" className="mt-2 text-sm text-red-600 dark:text-red-400">
           {create.error?.message}
         </p>

@@ -6,6 +6,7 @@ import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { Field } from "@/components/ui/field";
 import { CELL, DataTable, QueryStates, ROW } from "@/components/ui/data-table";
+import { Form } from "@/components/ui/form";
 import { Badge, Button, Card, Select, TextInput } from "@/components/ui/primitives";
 import { ROLES } from "@/lib/domain/rights";
 import { ApiError, apiFetch, showFieldErrors } from "@/lib/queries/api";
@@ -44,7 +45,7 @@ export function UsersPanel({ selfId }: { selfId: string }) {
     <div className="space-y-4">
       <Card>
         <h2 className="mb-3 font-semibold">Add someone</h2>
-        <form
+        <Form
           className="grid gap-3 sm:grid-cols-2"
           noValidate
           onSubmit={form.handleSubmit((input) => create.mutate(input))}
@@ -83,7 +84,7 @@ export function UsersPanel({ selfId }: { selfId: string }) {
                 : null}
             </span>
           </div>
-        </form>
+        </Form>
       </Card>
       <p aria-live="polite" className="text-sm text-red-600 dark:text-red-400">
         {setRole.error?.message}

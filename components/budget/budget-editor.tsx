@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useState } from "react";
 import { FormProvider, useFieldArray, useForm, useWatch } from "react-hook-form";
 import { Field } from "@/components/ui/field";
+import { Form } from "@/components/ui/form";
 import { Button, Card, FieldError, TextInput } from "@/components/ui/primitives";
 import { budgetFit, type BudgetDocument } from "@/lib/domain/budget";
 import { mergeBudgets } from "@/lib/domain/budget-merge";
@@ -109,7 +110,7 @@ export function BudgetEditor({ initial }: { initial: BudgetView }) {
 
   return (
     <FormProvider {...form}>
-      <form noValidate onSubmit={submit} className="grid gap-4 lg:grid-cols-[1fr_20rem]" aria-label="Budget">
+      <Form noValidate onSubmit={submit} className="grid gap-4 lg:grid-cols-[1fr_20rem]" aria-label="Budget">
         <div className="space-y-4">
           <Card>
             <TargetFields />
@@ -229,7 +230,7 @@ export function BudgetEditor({ initial }: { initial: BudgetView }) {
             </div>
           </Card>
         </aside>
-      </form>
+      </Form>
     </FormProvider>
   );
 }

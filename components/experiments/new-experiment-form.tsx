@@ -4,6 +4,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useFieldArray, useForm } from "react-hook-form";
 import { Field } from "@/components/ui/field";
+import { Form } from "@/components/ui/form";
 import { Button, Card, FieldError, Select, TextInput } from "@/components/ui/primitives";
 import { ServiceOptions } from "@/components/ui/service-options";
 import { INDICATORS, INDICATOR_LABEL } from "@/lib/domain/experiments";
@@ -67,7 +68,7 @@ export function NewExperimentForm({ services }: { services: { slug: string; name
   });
   return (
     <Card>
-      <form
+      <Form
         noValidate
         className="space-y-3 text-sm"
         onSubmit={form.handleSubmit((v) => create.mutate(v))}
@@ -161,7 +162,7 @@ export function NewExperimentForm({ services }: { services: { slug: string; name
         <Button type="submit" variant="primary" disabled={create.isPending}>
           {create.isPending ? "Creating…" : "Create experiment"}
         </Button>
-      </form>
+      </Form>
     </Card>
   );
 }

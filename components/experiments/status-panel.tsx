@@ -3,6 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { Field } from "@/components/ui/field";
+import { Form } from "@/components/ui/form";
 import { Badge, Button, Card, Select, TextArea } from "@/components/ui/primitives";
 import type { Verdict } from "@/lib/domain/stats/verdict";
 import { apiFetch } from "@/lib/queries/api";
@@ -77,7 +78,7 @@ export function StatusPanel({
         </Allowed>
       </div>
       {deciding && (
-        <form
+        <Form
           className="grid gap-2 sm:grid-cols-[12rem_1fr_auto] sm:items-end"
           aria-label="Record the decision"
           onSubmit={(e) => {
@@ -103,7 +104,7 @@ export function StatusPanel({
             </Button>
             <Button onClick={() => setDeciding(false)}>Cancel</Button>
           </div>
-        </form>
+        </Form>
       )}
       <p aria-live="polite" className="text-red-600 dark:text-red-400">
         {change.error?.message}

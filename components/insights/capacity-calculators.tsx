@@ -6,6 +6,7 @@ import { useForm, type FieldValues, type Path } from "react-hook-form";
 import type { z } from "zod";
 import { QueueChart } from "@/components/charts/queue-chart";
 import { Field } from "@/components/ui/field";
+import { Form } from "@/components/ui/form";
 import { Button, Card, TextInput } from "@/components/ui/primitives";
 import type { CapacityPlan } from "@/lib/domain/capacity";
 import { formatPercent } from "@/lib/domain/format";
@@ -64,7 +65,7 @@ export function PlanCalculator() {
   return (
     <Card className="space-y-3">
       <h2 className="font-semibold">Plan GPUs (Little’s law)</h2>
-      <form className="grid grid-cols-2 gap-3" noValidate onSubmit={form.handleSubmit((input) => plan.mutate(input))}>
+      <Form className="grid grid-cols-2 gap-3" noValidate onSubmit={form.handleSubmit((input) => plan.mutate(input))}>
         <NumberField form={form} name="targetRps" label="Target requests per second" />
         <NumberField form={form} name="avgLatencyS" label="Average latency (s)" />
         <NumberField form={form} name="maxConcurrentPerGpu" label="Concurrent slots per GPU" />
@@ -74,7 +75,7 @@ export function PlanCalculator() {
             {plan.isPending ? "Planning…" : "Plan"}
           </Button>
         </div>
-      </form>
+      </Form>
       {plan.error && !form.formState.errors.targetRps && (
         <p role="alert" className="text-sm text-red-700">
           {plan.error.message}
@@ -112,7 +113,7 @@ export function QueueCalculator() {
   return (
     <Card className="space-y-3">
       <h2 className="font-semibold">Queue (M/M/c, Erlang C)</h2>
-      <form className="grid grid-cols-3 gap-3" noValidate onSubmit={form.handleSubmit((input) => queue.mutate(input))}>
+      <Form className="grid grid-cols-3 gap-3" noValidate onSubmit={form.handleSubmit((input) => queue.mutate(input))}>
         <NumberField form={form} name="arrivalRps" label="Arrivals per second" />
         <NumberField form={form} name="serviceTimeS" label="Service time (s)" />
         <NumberField form={form} name="servers" label="Servers" />
@@ -121,7 +122,7 @@ export function QueueCalculator() {
             {queue.isPending ? "Working…" : "Compute"}
           </Button>
         </div>
-      </form>
+      </Form>
       {queue.error && (
         <p role="alert" className="text-sm text-red-700">
           {queue.error.message}

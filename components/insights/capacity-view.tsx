@@ -3,6 +3,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { QueueChart } from "@/components/charts/queue-chart";
+import { Form } from "@/components/ui/form";
 import { Button, Card, TextInput } from "@/components/ui/primitives";
 import { formatPercent } from "@/lib/domain/format";
 import { queries } from "@/lib/queries/resources";
@@ -56,7 +57,7 @@ export function CapacityView({
     <div className="space-y-4">
       <div className="flex flex-wrap items-end gap-4">
         <WindowSelect value={window} onChange={(w) => setUrl({ window: w })} />
-        <form
+        <Form
           className="flex items-end gap-2 text-sm"
           onSubmit={(e) => {
             e.preventDefault();
@@ -75,7 +76,7 @@ export function CapacityView({
             />
           </label>
           <Button type="submit">Use</Button>
-        </form>
+        </Form>
       </div>
       <LiveBanner error={view.error} notes={view.notes} />
       <Card className="space-y-3">

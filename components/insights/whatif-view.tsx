@@ -3,6 +3,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { CdfChart, type CdfSeries } from "@/components/charts/cdf-chart";
+import { Form } from "@/components/ui/form";
 import { PercentileButtons, PERCENTILES } from "@/components/ui/percentile-buttons";
 import { Badge, Button, Card, Select, TextInput } from "@/components/ui/primitives";
 import { formatPercent, formatSignedMs } from "@/lib/domain/format";
@@ -97,7 +98,7 @@ export function WhatIfView({
       <Card className="flex flex-wrap items-end gap-4 text-sm">
         <PercentileButtons value={params.quantile} onChange={(q) => setUrl({ quantile: String(q) })} />
         <WindowSelect value={params.window} onChange={(w) => setUrl({ window: w })} />
-        <form className="flex flex-wrap items-end gap-2" onSubmit={addChange}>
+        <Form className="flex flex-wrap items-end gap-2" onSubmit={addChange}>
           <label className="flex flex-col gap-1">
             <span className="font-medium">Component</span>
             <Select aria-label="Component" value={component} onChange={(e) => setComponent(e.target.value)}>
@@ -117,7 +118,7 @@ export function WhatIfView({
             />
           </label>
           <Button type="submit">Add change</Button>
-        </form>
+        </Form>
       </Card>
       {params.change.length > 0 && (
         <ul className="flex flex-wrap gap-2" aria-label="Changes">

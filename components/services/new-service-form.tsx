@@ -7,6 +7,7 @@ import { FormProvider, useForm } from "react-hook-form";
 import type { z } from "zod";
 import { TargetFields } from "@/components/budget/target-fields";
 import { Field } from "@/components/ui/field";
+import { Form } from "@/components/ui/form";
 import { Button, Card, TextInput } from "@/components/ui/primitives";
 import { ApiError, apiFetch, showFieldErrors } from "@/lib/queries/api";
 import { urls } from "@/lib/queries/resources";
@@ -32,7 +33,7 @@ export function NewServiceForm() {
   return (
     <Card>
       <FormProvider {...form}>
-        <form className="space-y-4" noValidate onSubmit={form.handleSubmit((input) => create.mutate(input))}>
+        <Form className="space-y-4" noValidate onSubmit={form.handleSubmit((input) => create.mutate(input))}>
           <Field label="Name" error={errors.name?.message}>
             {(control) => <TextInput {...control} placeholder="Chat API" {...form.register("name")} />}
           </Field>
@@ -65,7 +66,7 @@ export function NewServiceForm() {
           <Button type="submit" variant="primary" disabled={create.isPending}>
             {create.isPending ? "Creating…" : "Create service"}
           </Button>
-        </form>
+        </Form>
       </FormProvider>
     </Card>
   );

@@ -8,6 +8,7 @@ import { formPath, sourceFromForm, sourceToForm, type SourceForm } from "@/compo
 import { SourceEditor } from "@/components/budget/source-editor";
 import { toFieldErrors } from "@/components/budget/use-budget-resolver";
 import { Field } from "@/components/ui/field";
+import { Form } from "@/components/ui/form";
 import { Button, Card, Select, TextInput } from "@/components/ui/primitives";
 import type { PresetId } from "@/lib/domain/presets";
 import { ApiError, apiFetch } from "@/lib/queries/api";
@@ -151,7 +152,7 @@ export function SloForm({
 
   const body = (
     <FormProvider {...form}>
-      <form
+      <Form
         noValidate
         className="grid gap-3 text-sm sm:grid-cols-2"
         onSubmit={form.handleSubmit((v) => save.mutate(v))}
@@ -266,7 +267,7 @@ export function SloForm({
             {save.error && !(save.error instanceof ApiError && save.error.body.fields) ? save.error.message : null}
           </span>
         </div>
-      </form>
+      </Form>
     </FormProvider>
   );
   if (editing) return body;

@@ -15,6 +15,7 @@ import {
   YAxis,
 } from "recharts";
 import { Field } from "@/components/ui/field";
+import { Form } from "@/components/ui/form";
 import { Button, Card, TextInput } from "@/components/ui/primitives";
 import { formatChange, formatMs } from "@/lib/domain/format";
 import { paretoFrontier } from "@/lib/domain/optimizations";
@@ -139,7 +140,7 @@ export function TradeoffView({ initial, services }: { initial: OptimizationView[
           </tbody>
         </table>
         <Allowed action="optimization.create">
-          <form
+          <Form
             className="mt-3 flex flex-wrap items-end gap-2 text-sm"
             aria-label="Add an optimization"
             onSubmit={async (e) => {
@@ -183,7 +184,7 @@ export function TradeoffView({ initial, services }: { initial: OptimizationView[
             <span aria-live="polite" className="text-red-600">
               {formError}
             </span>
-          </form>
+          </Form>
         </Allowed>
       </Card>
 

@@ -5,6 +5,7 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useState } from "react";
 import { WaterfallChart } from "@/components/charts/waterfall-chart";
 import { Field } from "@/components/ui/field";
+import { Form } from "@/components/ui/form";
 import { PercentileButtons, PERCENTILES } from "@/components/ui/percentile-buttons";
 import { Button, Card, Select, TextInput, cx } from "@/components/ui/primitives";
 import { formatMs } from "@/lib/domain/format";
@@ -89,7 +90,7 @@ export function WaterfallView({
             </Select>
           )}
         </Field>
-        <form
+        <Form
           onSubmit={(e) => {
             e.preventDefault();
             const value = new FormData(e.currentTarget).get("window");
@@ -109,7 +110,7 @@ export function WaterfallView({
               />
             )}
           </Field>
-        </form>
+        </Form>
         <Field label="Compare with">
           {(control) => (
             <Select

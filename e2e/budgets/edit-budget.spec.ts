@@ -69,6 +69,25 @@ test.describe("budgets: a team lead edits a budget", () => {
     await expect(page.getByText(/Saved version 2/)).toBeVisible();
   });
 
+  test("what is typed while the page's scripts still load is kept, not overwritten by the saved values", async ({
+    page,
+    request,
+  }) => {
+    const slug = await createService(request, {
+      stages: [{ name: "Network", components: [component("Network", 150)] }],
+    });
+    // A slow connection: the server's HTML is on screen a while before React takes it over.
+    await page.route("**/_next/static/chunks/**", async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await route.continue();
+    });
+    await page.goto(`/services/${slug}/budget`, { waitUntil: "domcontentloaded" });
+    await page.getByLabel("Target (ms)").fill("650");
+    await page.waitForLoadState("load");
+    await expect(page.getByTestId("margin-p95")).toHaveText("500 ms");
+    await expect(page.getByLabel("Target (ms)")).toHaveValue("650");
+  });
+
   test("reorders and removes stages", async ({ page, request }) => {
     const slug = await createService(request, {
       stages: [

@@ -62,6 +62,21 @@ export const FIXTURE_VARIANTS: Record<string, { ttft: [number, number][]; tokens
   },
 };
 
+/**
+ * Spans as the OTel Collector's spanmetrics connector exports them (milliseconds, label span_name):
+ * the same shapes as FIXTURE_COMPONENTS in ms, on the same bounds in ms, so every percentile is
+ * 1000 × the seconds fixture's.
+ */
+export const SPANMETRICS_BUCKETS_MS = FIXTURE_BUCKETS.map((b) => b * 1000);
+export const FIXTURE_SPANS: Record<string, [number, number][]> = {
+  retrieve: FIXTURE_COMPONENTS.fast!.map(([v, n]) => [v * 1000, n]),
+  generate: FIXTURE_COMPONENTS.slow!.map(([v, n]) => [v * 1000, n]),
+};
+
+/** vLLM's finished requests per tick by finished_reason: 3 of 18 failed (1 abort, 2 error). */
+export const FIXTURE_VLLM_FINISHED: Record<string, number> = { stop: 12, length: 3, abort: 1, error: 2 };
+export const FIXTURE_VLLM_MODEL = "fixture-kpi-model";
+
 export type FixtureExporter = { target: string; stop: () => Promise<void> };
 
 export async function startFixtureExporter(tickMs = 250): Promise<FixtureExporter> {
@@ -108,7 +123,40 @@ export async function startFixtureExporter(tickMs = 250): Promise<FixtureExporte
     labelNames: ["variant"],
     registers: [registry],
   });
+  const spans = new Histogram({
+    name: "traces_span_metrics_duration_milliseconds",
+    help: "Duration as recorded by the spanmetrics connector (fixture)",
+    labelNames: ["service_name", "span_name", "span_kind", "status_code"],
+    buckets: SPANMETRICS_BUCKETS_MS,
+    registers: [registry],
+  });
+  const vllmFinished = new Counter({
+    name: "vllm:request_success_total",
+    help: "Finished requests (fixture)",
+    labelNames: ["model_name", "finished_reason"],
+    registers: [registry],
+  });
+  const vllmE2e = new Histogram({
+    name: "vllm:e2e_request_latency_seconds",
+    help: "End-to-end request latency (fixture)",
+    labelNames: ["model_name"],
+    buckets: VLLM_LIKE_BUCKETS,
+    registers: [registry],
+  });
   const tick = () => {
+    for (const [span_name, shape] of Object.entries(FIXTURE_SPANS))
+      observe(
+        spans.labels({
+          service_name: "fixture-rag",
+          span_name,
+          span_kind: "SPAN_KIND_INTERNAL",
+          status_code: "STATUS_CODE_UNSET",
+        }),
+        shape,
+      );
+    for (const [finished_reason, n] of Object.entries(FIXTURE_VLLM_FINISHED))
+      vllmFinished.inc({ model_name: FIXTURE_VLLM_MODEL, finished_reason }, n);
+    observe(vllmE2e.labels({ model_name: FIXTURE_VLLM_MODEL }), FIXTURE_VLLM_TTFT);
     for (const [variant, shape] of Object.entries(FIXTURE_VARIANTS)) {
       observe(variantTtft.labels({ variant }), shape.ttft);
       tokens.inc({ variant }, shape.tokens);

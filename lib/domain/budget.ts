@@ -1,4 +1,5 @@
 import { formatMs } from "./format";
+import type { HistogramKind, HistogramUnit } from "./units";
 
 // The budget of a service: an end-to-end target split over an ordered list of stages. A stage
 // holds one component, or several that run in parallel. Pure types and math, no I/O.
@@ -20,6 +21,10 @@ export type MetricSource = {
   metric: string;
   /** Equality label matchers, e.g. { stage: "rag" }. */
   matchers: Record<string, string>;
+  /** The unit of its observations; when absent, read from the name (see units.ts), else seconds. */
+  unit?: HistogramUnit;
+  /** classic: `_bucket` series with `le`; native: Prometheus native histogram. Absent: classic. */
+  kind?: HistogramKind;
 };
 
 export type BudgetComponent = {

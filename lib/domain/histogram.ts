@@ -106,3 +106,37 @@ export function finiteBounds(buckets: readonly Bucket[]): number[] {
     .map((b) => b.upperBound)
     .filter(Number.isFinite);
 }
+
+/** A native histogram's buckets as the query API writes them: lower and upper bound, count. */
+export type NativeBucket = { lower: number; upper: number; count: number };
+
+/**
+ * A native histogram as cumulative buckets, with a +Inf bucket holding the total: the shape
+ * every view's math takes. Inside a native bucket Prometheus 2.x interpolates linearly, as
+ * histogramQuantile does, so quantiles agree with its histogram_quantile; Prometheus 3
+ * interpolates exponentially there, which can differ within one bucket's width (about 9 % at
+ * the default schema 3). Latencies are not negative: the zero bucket [−z, z] counts up to z.
+ */
+export function nativeToCumulative(buckets: readonly NativeBucket[], total: number): Bucket[] {
+  const sorted = buckets.filter((b) => Number.isFinite(b.upper) && b.count > 0).sort((a, b) => a.upper - b.upper);
+  const out: Bucket[] = [];
+  let running = 0;
+  for (const bucket of sorted) {
+    // Where a bucket does not start where the previous one ended, the gap is empty: a bound at
+    // its lower edge keeps interpolation inside [lower, upper], as Prometheus does.
+    const lower = Math.max(0, bucket.lower);
+    const previous = out[out.length - 1];
+    if (!previous || previous.upperBound < lower) out.push({ upperBound: lower, count: running });
+    running += bucket.count;
+    const last = out[out.length - 1]!;
+    if (last.upperBound === bucket.upper) last.count = running;
+    else out.push({ upperBound: bucket.upper, count: running });
+  }
+  // Prometheus ranks against the histogram's count: where the buckets' sum differs from it only
+  // by float noise, the count wins, or a rank that lands exactly on a bucket's edge would move
+  // to the next bucket.
+  const all = Math.abs(running - total) <= 1e-12 * Math.max(1, total) ? total : Math.max(running, total);
+  for (const bucket of out) bucket.count = Math.min(bucket.count, all);
+  out.push({ upperBound: Number.POSITIVE_INFINITY, count: all });
+  return out;
+}

@@ -4,16 +4,31 @@
 // names (vLLM, OpenTelemetry GenAI, TGI) or the generic names the demo uses. Unknown is null.
 
 export const KPI_HISTOGRAMS = {
-  ttft: ["vllm:time_to_first_token_seconds", "gen_ai_server_time_to_first_token_seconds", "llm_request_ttft_seconds"],
+  ttft: [
+    "vllm:time_to_first_token_seconds",
+    "sglang:time_to_first_token_seconds",
+    "dynamo_frontend_time_to_first_token_seconds",
+    "inference_objective_request_ttft_seconds",
+    "gen_ai_server_time_to_first_token_seconds",
+    "llm_request_ttft_seconds",
+  ],
   itl: [
     "vllm:inter_token_latency_seconds",
+    "vllm:request_time_per_output_token_seconds",
     "vllm:time_per_output_token_seconds",
+    "sglang:inter_token_latency_seconds",
+    "sglang:time_per_output_token_seconds",
+    "dynamo_frontend_inter_token_latency_seconds",
+    "inference_objective_normalized_time_per_output_token_seconds",
     "gen_ai_server_time_per_output_token_seconds",
     "tgi_request_mean_time_per_token_duration",
     "llm_inter_token_latency_seconds",
   ],
   endToEnd: [
     "vllm:e2e_request_latency_seconds",
+    "sglang:e2e_request_latency_seconds",
+    "dynamo_frontend_request_duration_seconds",
+    "inference_objective_request_duration_seconds",
     "gen_ai_server_request_duration_seconds",
     "tgi_request_duration",
     "llm_request_duration_seconds",
@@ -25,8 +40,13 @@ export type KpiHistogram = keyof typeof KPI_HISTOGRAMS;
 /** The counters and gauges behind the other KPIs, for the docs and the page's "reads" notes. */
 export const KPI_COUNTERS = {
   requests: ["llm_requests_total", "vllm:request_success_total"],
-  failures: ["llm_request_errors_total{reason}", 'vllm:request_success_total{finished_reason="abort"}'],
-  tokens: ["vllm:generation_tokens_total", 'llm_tokens_total{kind="completion"}'],
+  failures: ["llm_request_errors_total{reason}", 'vllm:request_success_total{finished_reason="abort"|"error"}'],
+  tokens: [
+    "vllm:generation_tokens_total",
+    "sglang:generation_tokens_total",
+    "dynamo_frontend_output_tokens_total",
+    'llm_tokens_total{kind="completion"}',
+  ],
   cost: ["llm_cost_dollars_total"],
   prefixCache: ["vllm:prefix_cache_hits_total", "vllm:prefix_cache_queries_total"],
   responseCache: ['llm_response_cache_lookups_total{result="hit"|"miss"}'],

@@ -1,60 +1,138 @@
 import "server-only";
 import type { MetricSource } from "@/lib/domain/budget";
-import { parseLe, type Bucket } from "@/lib/domain/histogram";
-import type { PrometheusClient, QueryResult } from "./client";
-import { bucketSelector, taggedBucketQuery, windowedBucketQuery } from "./promql";
+import { nativeToCumulative, parseLe, type Bucket } from "@/lib/domain/histogram";
+import { kindOf, toSeconds, unitOf, type HistogramUnit } from "@/lib/domain/units";
+import type { PrometheusClient, QueryResult, Sample } from "./client";
+import { bucketSelector, nativeQuery, nativeSelector, taggedBucketQuery, windowedBucketQuery } from "./promql";
 
-// Histogram buckets of many sources, or of one source over many windows, in one query each.
+// Histogram buckets of many sources, or of one source over many windows: one query for all the
+// classic histograms, one per native histogram. Whatever the histogram's unit and kind, the
+// answer is cumulative buckets whose bounds are in seconds: classic `le` bounds are scaled from
+// the histogram's unit, native histograms are turned into cumulative buckets. Every view's math
+// starts from that one shape.
 
 export const GROUP_LABEL = "lb_group";
+
+type Source = Pick<MetricSource, "metric" | "matchers" | "unit" | "kind">;
 
 export type BucketGroups = { status: "success"; groups: Map<string, Bucket[]>; warnings: string[]; query: string };
 export type BucketFailure = { status: "error"; errorType: string; error: string; query: string };
 
-function group(result: QueryResult & { status: "success" }, query: string): BucketGroups {
-  const groups = new Map<string, Bucket[]>();
+/** A native histogram sample as cumulative buckets in seconds. */
+export function nativeSampleBuckets(sample: Sample, unit: HistogramUnit): Bucket[] | null {
+  const histogram = sample.histogram;
+  if (!histogram) return null;
+  const buckets = (histogram.buckets ?? []).map(([, lower, upper, count]) => ({
+    lower: toSeconds(Number(lower), unit),
+    upper: toSeconds(Number(upper), unit),
+    count: Number(count),
+  }));
+  return nativeToCumulative(buckets, Number(histogram.count));
+}
+
+/** A query, and the group its whole answer belongs to when it is one native histogram. */
+type Part = { query: string; key?: string };
+
+function group(
+  result: QueryResult & { status: "success" },
+  part: Part,
+  unitOfKey: (key: string) => HistogramUnit,
+  into: Map<string, Bucket[]>,
+) {
   for (const sample of result.samples) {
-    const key = sample.metric[GROUP_LABEL];
+    const key = part.key ?? sample.metric[GROUP_LABEL];
+    if (key === undefined) continue;
+    if (sample.histogram) {
+      const buckets = nativeSampleBuckets(sample, unitOfKey(key));
+      if (buckets) into.set(key, buckets);
+      continue;
+    }
     const le = sample.metric.le;
-    if (key === undefined || le === undefined || Number.isNaN(sample.value)) continue;
-    const list = groups.get(key) ?? [];
-    list.push({ upperBound: parseLe(le), count: sample.value });
-    groups.set(key, list);
+    if (le === undefined || Number.isNaN(sample.value)) continue;
+    const list = into.get(key) ?? [];
+    list.push({ upperBound: toSeconds(parseLe(le), unitOfKey(key)), count: sample.value });
+    into.set(key, list);
   }
-  return { status: "success", groups, warnings: result.warnings, query };
+}
+
+/**
+ * Runs the parts side by side and merges their groups. Classic histograms of all sources share
+ * one query; each native histogram is a query of its own, because Prometheus 2.x's label_replace
+ * turns a histogram sample into a float 0, so natives cannot be tagged into one answer there.
+ */
+async function run(
+  client: PrometheusClient,
+  parts: Part[],
+  time: number,
+  unitOfKey: (key: string) => HistogramUnit,
+): Promise<BucketGroups | BucketFailure> {
+  const query = parts.map((p) => p.query).join("\n");
+  const results = await Promise.all(parts.map((p) => client.query(p.query, time)));
+  const groups = new Map<string, Bucket[]>();
+  const warnings: string[] = [];
+  for (const [i, result] of results.entries()) {
+    if (result.status !== "success") return { ...result, query };
+    group(result, parts[i]!, unitOfKey, groups);
+    warnings.push(...result.warnings);
+  }
+  return { status: "success", groups, warnings, query };
 }
 
 export async function fetchBucketRates(
   client: PrometheusClient,
-  sources: { key: string; source: Pick<MetricSource, "metric" | "matchers"> }[],
+  sources: { key: string; source: Source }[],
   options: { window: string; time: number },
 ): Promise<BucketGroups | BucketFailure> {
-  const query = taggedBucketQuery(sources, { fn: "rate", window: options.window, groupLabel: GROUP_LABEL });
-  const result = await client.query(query, options.time);
-  return result.status === "success" ? group(result, query) : { ...result, query };
+  const classic = sources.filter(({ source }) => kindOf(source) === "classic");
+  const native = sources.filter(({ source }) => kindOf(source) === "native");
+  const units = new Map(sources.map(({ key, source }) => [key, unitOf(source)]));
+  const parts: Part[] = [
+    ...(classic.length
+      ? [{ query: taggedBucketQuery(classic, { fn: "rate", window: options.window, groupLabel: GROUP_LABEL }) }]
+      : []),
+    ...native.map(({ key, source }) => ({ key, query: nativeQuery(source, "rate", options.window) })),
+  ];
+  if (parts.length === 0) return { status: "success", groups: new Map(), warnings: [], query: "" };
+  return run(client, parts, options.time, (key) => units.get(key) ?? "seconds");
 }
 
 export async function fetchBucketIncreases(
   client: PrometheusClient,
-  source: Pick<MetricSource, "metric" | "matchers">,
+  source: Source,
   options: { windows: readonly string[]; time: number },
 ): Promise<BucketGroups | BucketFailure> {
-  const query = windowedBucketQuery(source, options.windows, GROUP_LABEL);
-  const result = await client.query(query, options.time);
-  return result.status === "success" ? group(result, query) : { ...result, query };
+  const parts: Part[] =
+    kindOf(source) === "native"
+      ? options.windows.map((window) => ({ key: window, query: nativeQuery(source, "increase", window) }))
+      : [{ query: windowedBucketQuery(source, options.windows, GROUP_LABEL) }];
+  const unit = unitOf(source);
+  return run(client, parts, options.time, () => unit);
 }
 
-/** The histogram's `le` values exactly as its exporter writes them ("1", "1.0", "+Inf"). */
+/** A bucket bound as its exporter writes it ("1", "1.0", "+Inf", "400") and in seconds. */
+export type LeBound = { le: string; seconds: number };
+
+/**
+ * The histogram's `le` values exactly as its exporter writes them, with their bounds in seconds.
+ * A native histogram has no `le`: its bounds are those of the buckets that have observations now.
+ */
 export async function fetchLeValues(
   client: PrometheusClient,
-  source: Pick<MetricSource, "metric" | "matchers">,
+  source: Source,
   time: number,
-): Promise<{ status: "success"; le: string[] } | BucketFailure> {
+): Promise<{ status: "success"; le: string[]; bounds: LeBound[] } | BucketFailure> {
+  const unit = unitOf(source);
+  if (kindOf(source) === "native") {
+    const query = `sum(${nativeSelector(source)})`;
+    const result = await client.query(query, time);
+    if (result.status !== "success") return { ...result, query };
+    const buckets = result.samples[0] ? (nativeSampleBuckets(result.samples[0], unit) ?? []) : [];
+    const bounds = buckets.filter((b) => Number.isFinite(b.upperBound)).map((b) => ({ le: "", seconds: b.upperBound }));
+    return { status: "success", le: [], bounds };
+  }
   const query = `count by (le) (${bucketSelector(source)})`;
   const result = await client.query(query, time);
   if (result.status !== "success") return { ...result, query };
-  return {
-    status: "success",
-    le: result.samples.map((s) => s.metric.le).filter((le): le is string => le !== undefined),
-  };
+  const le = result.samples.map((s) => s.metric.le).filter((v): v is string => v !== undefined);
+  return { status: "success", le, bounds: le.map((v) => ({ le: v, seconds: toSeconds(parseLe(v), unit) })) };
 }

@@ -6,12 +6,28 @@ import { nodeTransport, type HttpResponse, type Transport } from "./transport";
 // arrive as strings and are parsed here. Every request has a timeout well under a page's, and in
 // the app every request goes through the URL's circuit breaker (./breaker.ts).
 
-export type Sample = { metric: Record<string, string>; value: number; timestamp: number };
+/** A native histogram sample as the HTTP API writes it: buckets are [boundaryRule, lower, upper, count]. */
+export type NativeHistogramValue = { count: string; sum: string; buckets?: [number, string, string, string][] };
+
+/** A float sample (`value`), or a native histogram sample (`histogram`, with `value` NaN). */
+export type Sample = {
+  metric: Record<string, string>;
+  value: number;
+  timestamp: number;
+  histogram?: NativeHistogramValue;
+};
 
 export type QueryResult =
   { status: "success"; samples: Sample[]; warnings: string[] } | { status: "error"; errorType: string; error: string };
 
-type VectorData = { resultType: string; result: { metric: Record<string, string>; value: [number, string] }[] };
+type VectorData = {
+  resultType: string;
+  result: {
+    metric: Record<string, string>;
+    value?: [number, string];
+    histogram?: [number, NativeHistogramValue];
+  }[];
+};
 
 type ApiResponse = { status: "success" | "error"; errorType?: string; error?: string; warnings?: string[] };
 
@@ -116,11 +132,11 @@ export function createPrometheusClient(
     return {
       status: "success",
       warnings: body.warnings ?? [],
-      samples: data.result.map(({ metric, value: [timestamp, value] }) => ({
-        metric,
-        timestamp,
-        value: Number(value),
-      })),
+      samples: data.result.map(({ metric, value, histogram }) =>
+        histogram
+          ? { metric, timestamp: histogram[0], value: Number.NaN, histogram: histogram[1] }
+          : { metric, timestamp: value?.[0] ?? Number.NaN, value: Number(value?.[1]) },
+      ),
     };
   }
 

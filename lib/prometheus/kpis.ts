@@ -1,5 +1,6 @@
 import "server-only";
 import { KPI_HISTOGRAMS, type KpiHistogram, type ScalarKpi } from "@/lib/domain/kpis";
+import { unitOf } from "@/lib/domain/units";
 import { assertDuration, assertLabelName, selector, stringLiteral } from "./promql";
 
 // The KPIs as PromQL over the service's engine selector (the end-to-end histogram's matchers).
@@ -15,12 +16,13 @@ const rate = (metric: string, m: Matchers, w: string, extra: Matchers = {}) =>
 
 const firstOf = (...parts: string[]) => parts.map((p) => `(${p})`).join(" or on() ");
 
-/** histogram_quantile over the first candidate histogram with data. */
+/** histogram_quantile in seconds over the first candidate histogram with data. */
 export function quantileExpr(kind: KpiHistogram, m: Matchers, q: number, w: string): string {
-  const chains = KPI_HISTOGRAMS[kind].map(
-    (metric) => `sum by (le) (rate(${selector(`${metric}_bucket`, m)}[${assertDuration(w)}]))`,
-  );
-  return `histogram_quantile(${q}, ${firstOf(...chains)})`;
+  const chains = KPI_HISTOGRAMS[kind].map((metric) => {
+    const expr = `histogram_quantile(${q}, sum by (le) (rate(${selector(`${metric}_bucket`, m)}[${assertDuration(w)}])))`;
+    return unitOf({ metric }) === "milliseconds" ? `${expr} / 1000` : expr;
+  });
+  return firstOf(...chains);
 }
 
 /** The SLO's good and total request rates, as built by ./sli.ts for the service's first SLO. */
@@ -28,13 +30,23 @@ export type SloRates = { good: (window: string) => string; total: (window: strin
 
 export function scalarExprs(m: Matchers, w: string, slo: SloRates | null): Partial<Record<ScalarKpi, string>> {
   const requests = firstOf(rate("llm_requests_total", m, w), rate("vllm:request_success_total", m, w));
+  // vLLM counts every finished request in request_success_total by finished_reason: stop and
+  // length are successes, abort and error are failures.
+  const vllmFailures = ["abort", "error"]
+    .map(
+      (reason) =>
+        `rate(${selector("vllm:request_success_total", { ...m, finished_reason: reason })}[${assertDuration(w)}])`,
+    )
+    .join(" or ");
   const failures = firstOf(
     rate("llm_request_errors_total", m, w),
-    rate("vllm:request_success_total", m, w, { finished_reason: "abort" }),
+    `sum(${vllmFailures})`,
     `0 * ${rate("vllm:request_success_total", m, w)}`,
   );
   const tokens = firstOf(
     rate("vllm:generation_tokens_total", m, w),
+    rate("sglang:generation_tokens_total", m, w),
+    rate("dynamo_frontend_output_tokens_total", m, w),
     rate("llm_tokens_total", m, w, { kind: "completion" }),
   );
   const attainment = slo ? `(${slo.good(w)}) / (${slo.total(w)})` : null;

@@ -56,6 +56,20 @@ export function bucketSelector(source: Pick<MetricSource, "metric" | "matchers">
   return selector(`${source.metric}_bucket`, source.matchers);
 }
 
+/** A native histogram's series: the metric's own name, no `_bucket`. */
+export function nativeSelector(source: Pick<MetricSource, "metric" | "matchers">): string {
+  return selector(source.metric, source.matchers);
+}
+
+/** One native histogram's rate (or increase) over `window`, summed into one histogram. */
+export function nativeQuery(
+  source: Pick<MetricSource, "metric" | "matchers">,
+  fn: "rate" | "increase",
+  window: string,
+): string {
+  return `sum(${fn}(${nativeSelector(source)}[${assertDuration(window)}]))`;
+}
+
 /**
  * Bucket rates of several histograms in ONE query: each source's buckets summed by `le` and
  * tagged with `groupLabel="<key>"`, so the answer is grouped by (groupLabel, le).

@@ -3,7 +3,8 @@ import { stringify } from "yaml";
 import { percentileKeyOf, type BudgetDocument, type MetricSource } from "@/lib/domain/budget";
 import { formatMs, formatPercent } from "@/lib/domain/format";
 import { ALERT_RULES, BURN_WINDOWS, burnRateFactor, type SloSpec } from "@/lib/domain/slo";
-import { assertDuration, bucketSelector, selector } from "./promql";
+import { kindOf, unitOf } from "@/lib/domain/units";
+import { assertDuration, bucketSelector, nativeSelector, selector } from "./promql";
 import { checkRuleGroups } from "./rule-check";
 import { goodRateExpr, promNumber, sliceGoodExpr, totalRateExpr, type CountedThreshold } from "./sli";
 import { templateLabels, templateText as t } from "./template";
@@ -138,8 +139,14 @@ function sloGroup(service: RuleService, slo: RuleSlo, options: RuleOptions): Rul
   return { name: `${RULE_PREFIX}/${service.slug}/slo/${slo.name}`, rules };
 }
 
-function quantileExpr(source: MetricSource, quantile: number): string {
-  return `histogram_quantile(${promNumber(quantile)}, sum by (le) (rate(${bucketSelector(source)}[${BUDGET_RATE_WINDOW}])))`;
+/** The source's pXX in seconds, whatever its unit and kind, so thresholds and humanizeDuration read right. */
+export function quantileExpr(source: MetricSource, quantile: number): string {
+  const window = BUDGET_RATE_WINDOW;
+  const expr =
+    kindOf(source) === "native"
+      ? `histogram_quantile(${promNumber(quantile)}, sum(rate(${nativeSelector(source)}[${window}])))`
+      : `histogram_quantile(${promNumber(quantile)}, sum by (le) (rate(${bucketSelector(source)}[${window}])))`;
+  return unitOf(source) === "milliseconds" ? `(${expr} / 1000)` : expr;
 }
 
 function budgetGroup(service: RuleService, budget: BudgetDocument, options: RuleOptions): RuleGroup | null {

@@ -3,6 +3,7 @@ import type { MetricSource } from "@/lib/domain/budget";
 import { formatMs } from "@/lib/domain/format";
 import { parseLe } from "@/lib/domain/histogram";
 import { resolveThreshold, type ThresholdMode } from "@/lib/domain/slo";
+import { kindOf, msToUnit, unitOf, type HistogramUnit } from "@/lib/domain/units";
 import { fetchLeValues } from "./buckets";
 import type { PrometheusClient } from "./client";
 import { assertDuration, selector } from "./promql";
@@ -15,9 +16,14 @@ import { assertDuration, selector } from "./promql";
 export type GoodTerm = { le: string; weight: number };
 
 export type CountedThreshold = {
-  /** "assumed" when the bucket bounds were unknown (no data yet) and the threshold was used as `le`. */
-  mode: ThresholdMode | "assumed";
+  /**
+   * "assumed" when the bucket bounds were unknown (no data yet) and the threshold was used as `le`;
+   * "fraction" for a native histogram, counted by histogram_fraction up to `fractionUpTo`.
+   */
+  mode: ThresholdMode | "assumed" | "fraction";
   terms: GoodTerm[];
+  /** Native histograms: the threshold in the histogram's own unit. */
+  fractionUpTo?: number;
   /** One sentence for people: how the threshold was counted. */
   explanation: string;
 };
@@ -29,47 +35,63 @@ export function promNumber(value: number): string {
 
 /**
  * How `thresholdMs` is counted against the histogram's real `le` values (as Prometheus reports
- * them: "1", "1.0" and "1e+00" are different series), the same way the SLO page counts it.
+ * them: "1", "1.0" and "1e+00" are different series, in the histogram's own unit), the same way
+ * the SLO page counts it. Where several spellings of one bound coexist (an exporter or a
+ * Prometheus upgrade rewrote them), every spelling is counted, as the page merges them.
  */
 export function countThreshold(
   thresholdMs: number,
   leValues: readonly string[] | null,
   preference: "snap" | "interpolate",
+  unit: HistogramUnit = "seconds",
 ): CountedThreshold {
-  const seconds = thresholdMs / 1000;
-  const byBound = new Map<number, string>();
+  const spellings = new Map<number, string[]>();
   for (const le of leValues ?? []) {
     const bound = parseLe(le);
-    if (Number.isFinite(bound)) byBound.set(bound, le);
+    if (Number.isFinite(bound)) spellings.set(bound, [...(spellings.get(bound) ?? []), le].sort());
   }
-  if (byBound.size === 0)
+  const terms = (bound: number, weight: number): GoodTerm[] => spellings.get(bound)!.map((le) => ({ le, weight }));
+  const ms = (bound: number) => formatMs(bound * (unit === "seconds" ? 1000 : 1));
+  if (spellings.size === 0) {
+    const le = promNumber(msToUnit(thresholdMs, unit));
     return {
       mode: "assumed",
-      terms: [{ le: promNumber(seconds), weight: 1 }],
-      explanation: `The histogram's buckets were unknown when these rules were generated, so ${formatMs(thresholdMs)} is assumed to be a bucket bound (le="${promNumber(seconds)}").`,
+      terms: [{ le, weight: 1 }],
+      explanation: `The histogram's buckets were unknown when these rules were generated, so ${formatMs(thresholdMs)} is assumed to be a bucket bound (le="${le}").`,
     };
-  const resolution = resolveThreshold(seconds, [...byBound.keys()], preference);
+  }
+  const inUnit = msToUnit(thresholdMs, unit);
+  const resolution = resolveThreshold(inUnit, [...spellings.keys()], preference);
   const { below, above } = resolution.neighbours;
   if (resolution.mode === "exact")
     return {
       mode: "exact",
-      terms: [{ le: byBound.get(resolution.boundSeconds)!, weight: 1 }],
+      terms: terms(resolution.boundSeconds, 1),
       explanation: `${formatMs(thresholdMs)} is a bucket bound: counted exactly.`,
     };
   if (resolution.mode === "snapped")
     return {
       mode: "snapped",
-      terms: [{ le: byBound.get(resolution.boundSeconds)!, weight: 1 }],
-      explanation: `${formatMs(thresholdMs)} is not a bucket bound: counted at the bound below it, ${formatMs(resolution.boundSeconds * 1000)} (attainment can only be understated).`,
+      terms: terms(resolution.boundSeconds, 1),
+      explanation: `${formatMs(thresholdMs)} is not a bucket bound: counted at the bound below it, ${ms(resolution.boundSeconds)} (attainment can only be understated).`,
     };
   const lower = below ?? 0;
-  const share = (seconds - lower) / (above! - lower);
-  const terms: GoodTerm[] = [{ le: byBound.get(above!)!, weight: share }];
-  if (below !== null) terms.unshift({ le: byBound.get(below)!, weight: 1 - share });
+  const share = (inUnit - lower) / (above! - lower);
+  const counted = below !== null ? [...terms(below, 1 - share), ...terms(above!, share)] : terms(above!, share);
   return {
     mode: "estimated",
-    terms,
-    explanation: `${formatMs(thresholdMs)} is not a bucket bound: interpolated between ${formatMs(lower * 1000)} and ${formatMs(above! * 1000)}.`,
+    terms: counted,
+    explanation: `${formatMs(thresholdMs)} is not a bucket bound: interpolated between ${ms(lower)} and ${ms(above!)}.`,
+  };
+}
+
+/** A native histogram's threshold: histogram_fraction counts it at any value, interpolating only inside one narrow bucket. */
+export function nativeThreshold(thresholdMs: number, unit: HistogramUnit): CountedThreshold {
+  return {
+    mode: "fraction",
+    terms: [],
+    fractionUpTo: msToUnit(thresholdMs, unit),
+    explanation: `${formatMs(thresholdMs)} is counted by histogram_fraction on the native histogram: no bucket to snap to, interpolated only inside the native bucket that holds it.`,
   };
 }
 
@@ -77,26 +99,34 @@ export function countThreshold(
 export async function countSloThreshold(
   client: PrometheusClient | null,
   slo: {
-    source: Pick<MetricSource, "metric" | "matchers">;
+    source: Pick<MetricSource, "metric" | "matchers" | "unit" | "kind">;
     thresholdMs: number;
     thresholdMode: "snap" | "interpolate";
   },
   time: number,
 ): Promise<CountedThreshold> {
+  const unit = unitOf(slo.source);
+  if (kindOf(slo.source) === "native") return nativeThreshold(slo.thresholdMs, unit);
   const le = client ? await fetchLeValues(client, slo.source, time) : null;
-  return countThreshold(slo.thresholdMs, le?.status === "success" ? le.le : null, slo.thresholdMode);
+  return countThreshold(slo.thresholdMs, le?.status === "success" ? le.le : null, slo.thresholdMode, unit);
 }
 
-function bucketRate(source: Pick<MetricSource, "metric" | "matchers">, le: string, window: string): string {
+type SliSource = Pick<MetricSource, "metric" | "matchers" | "kind">;
+
+function bucketRate(source: SliSource, le: string, window: string): string {
   return `sum(rate(${selector(`${source.metric}_bucket`, { ...source.matchers, le })}[${assertDuration(window)}]))`;
 }
 
+function nativeRate(source: SliSource, window: string): string {
+  return `sum(rate(${selector(source.metric, source.matchers)}[${assertDuration(window)}]))`;
+}
+
 /** Requests per second at or under the threshold over `window`. */
-export function goodRateExpr(
-  source: Pick<MetricSource, "metric" | "matchers">,
-  counted: CountedThreshold,
-  window: string,
-): string {
+export function goodRateExpr(source: SliSource, counted: CountedThreshold, window: string): string {
+  if (kindOf(source) === "native") {
+    const rate = nativeRate(source, window);
+    return `histogram_fraction(0, ${promNumber(counted.fractionUpTo ?? 0)}, ${rate}) * histogram_count(${rate})`;
+  }
   return counted.terms
     .map(({ le, weight }) =>
       weight === 1 ? bucketRate(source, le, window) : `${promNumber(weight)} * ${bucketRate(source, le, window)}`,
@@ -105,13 +135,14 @@ export function goodRateExpr(
 }
 
 /** All requests per second over `window`: the +Inf bucket. */
-export function totalRateExpr(source: Pick<MetricSource, "metric" | "matchers">, window: string): string {
+export function totalRateExpr(source: SliSource, window: string): string {
+  if (kindOf(source) === "native") return `histogram_count(${nativeRate(source, window)})`;
   return bucketRate(source, "+Inf", window);
 }
 
 /** 1 for a slice whose share of good requests met `target`, 0 for one that did not, nothing without traffic. */
 export function sliceGoodExpr(
-  source: Pick<MetricSource, "metric" | "matchers">,
+  source: SliSource,
   counted: CountedThreshold,
   sliceMinutes: number,
   target: number,

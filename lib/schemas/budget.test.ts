@@ -106,7 +106,19 @@ describe("budget validation", () => {
       "unknown preset",
       { source: { preset: "datadog", metric: "x", matchers: {} } },
       "stages.0.components.0.source.preset",
-      "Preset must be one of generic, vllm, tgi, otel-genai, custom",
+      "Preset must be one of generic, vllm, sglang, dynamo, llm-d, tgi, otel-genai, otel-spanmetrics, tempo-spanmetrics, custom",
+    ],
+    [
+      "unknown unit",
+      { source: { preset: "custom", metric: "x", matchers: {}, unit: "microseconds" } },
+      "stages.0.components.0.source.unit",
+      "Unit must be seconds or milliseconds",
+    ],
+    [
+      "unknown kind",
+      { source: { preset: "custom", metric: "x", matchers: {}, kind: "exponential" } },
+      "stages.0.components.0.source.kind",
+      "Kind must be classic or native",
     ],
   ])("%s is refused with a message on its field", (_what, patch, path, message) => {
     expect(errorsOf(withComponent(patch))).toEqual({ [path]: message });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { BudgetDocument } from "@/lib/domain/budget";
 import { PRESET_IDS } from "@/lib/domain/presets";
+import { HISTOGRAM_KINDS, HISTOGRAM_UNITS } from "@/lib/domain/units";
 import { nameSchema, storable } from "./text";
 
 export { nameSchema };
@@ -82,6 +83,8 @@ export const metricSourceSchema = z.object({
   preset: z.enum(PRESET_IDS, { error: `Preset must be one of ${PRESET_IDS.join(", ")}` }),
   metric: metricNameSchema,
   matchers: matchersSchema,
+  unit: z.enum(HISTOGRAM_UNITS, { error: `Unit must be ${HISTOGRAM_UNITS.join(" or ")}` }).optional(),
+  kind: z.enum(HISTOGRAM_KINDS, { error: `Kind must be ${HISTOGRAM_KINDS.join(" or ")}` }).optional(),
 });
 
 export const componentSchema = z.object({

@@ -1,5 +1,5 @@
 import "server-only";
-import { finiteBounds, parseLe } from "@/lib/domain/histogram";
+import { finiteBounds } from "@/lib/domain/histogram";
 import {
   BURN_WINDOWS,
   alertStates,
@@ -15,6 +15,7 @@ import type { Db } from "@/lib/db/client";
 import { deleteSloRow, findSloRow, insertSlo, listSloRows, updateSloIfVersion, type SloRow } from "@/lib/db/slos";
 import { AppError } from "@/lib/errors";
 import { periodStart } from "@/lib/domain/calendar";
+import { kindOf } from "@/lib/domain/units";
 import { fetchBucketIncreases, fetchLeValues, GROUP_LABEL } from "@/lib/prometheus/buckets";
 import { loadedRules, sloGroupName } from "@/lib/prometheus/loaded-rules";
 import { recordedSelector, recordName } from "@/lib/prometheus/rules";
@@ -304,13 +305,10 @@ async function statusOf(
     ]);
     const bounds =
       le.status === "success"
-        ? le.le
-            .map(parseLe)
-            .filter(Number.isFinite)
-            .sort((a, b) => a - b)
+        ? [...new Set(le.bounds.map((b) => b.seconds).filter(Number.isFinite))].sort((a, b) => a - b)
         : [];
     if (bounds.length > 0) {
-      const resolution = resolveThreshold(slo.thresholdMs / 1000, bounds, slo.thresholdMode);
+      const resolution = resolveThreshold(slo.thresholdMs / 1000, bounds, thresholdPreference(slo));
       if (!("fallback" in recorded))
         return {
           ...recorded,
@@ -328,7 +326,7 @@ async function statusOf(
   const windows = [view.duration, ...BURN_WINDOWS.filter((w) => w !== view.duration)];
   const result = await fetchBucketIncreases(prom, slo.source, { windows, time });
   if (result.status === "error") return { ...base, error: `Prometheus query failed: ${result.error}` };
-  const evaluation = evaluateSlo(slo, view.duration, result.groups);
+  const evaluation = evaluateSlo({ ...slo, thresholdMode: thresholdPreference(slo) }, view.duration, result.groups);
   if (!evaluation) return { ...base, error: `No data for ${slo.source.metric} over ${view.label}.` };
   const thresholds = {
     thresholdMode: evaluation.thresholdMode,
@@ -341,6 +339,11 @@ async function statusOf(
     return { ...(await timesliceStatus(prom, { ...base, ...thresholds }, slo, counted, view, time)), dataPath };
   }
   return { ...base, ...evaluation, dataPath };
+}
+
+/** A native histogram has no bucket worth snapping to: its threshold is always interpolated (histogram_fraction). */
+function thresholdPreference(slo: SloRow): "snap" | "interpolate" {
+  return kindOf(slo.source) === "native" ? "interpolate" : slo.thresholdMode;
 }
 
 export async function getSloStatuses({

@@ -1,0 +1,162 @@
+import { describe, expect, inject, it } from "vitest";
+import { histogramQuantile, type Bucket } from "@/lib/domain/histogram";
+import type { MetricSource } from "@/lib/domain/budget";
+import { FIXTURE_VLLM_MODEL } from "@/test/fixture-exporter";
+import { nativeBucketIndex } from "@/test/native-exporter";
+import { fetchBucketIncreases, fetchBucketRates, fetchLeValues } from "./buckets";
+import { createPrometheusClient } from "./client";
+import { scalarExprs } from "./kpis";
+import { nativeSelector, selector } from "./promql";
+import { quantileExpr } from "./rules";
+import { countSloThreshold, goodRateExpr, totalRateExpr } from "./sli";
+
+// Telemetry as teams have it, against a real Prometheus started with native histograms on: a
+// millisecond histogram (the OTel spanmetrics connector's default) and native histograms in
+// seconds and milliseconds. The app's figure must equal Prometheus's own in every unit.
+
+const client = createPrometheusClient(inject("prometheusUrl"));
+const WINDOW = "30s";
+const now = () => Math.floor(Date.now() / 1000) - 1;
+
+async function scalar(promql: string, time: number): Promise<number | null> {
+  const result = await client.query(promql, time);
+  if (result.status !== "success") throw new Error(`${result.error}: ${promql}`);
+  return result.samples[0]?.value ?? null;
+}
+
+async function bucketsOf(source: MetricSource, time: number): Promise<Bucket[]> {
+  const result = await fetchBucketRates(client, [{ key: "x", source }], { window: WINDOW, time });
+  if (result.status !== "success") throw new Error(result.error);
+  return result.groups.get("x") ?? [];
+}
+
+const msOf = (q: number, buckets: Bucket[]) => {
+  const estimate = histogramQuantile(q, buckets);
+  if (estimate.kind === "none") throw new Error(`no estimate: ${estimate.reason}`);
+  return estimate.value * 1000;
+};
+
+const spans = (span_name: string): MetricSource => ({
+  preset: "otel-spanmetrics",
+  metric: "traces_span_metrics_duration_milliseconds",
+  matchers: { span_name },
+});
+const native = (metric: string, component: string): MetricSource => ({
+  preset: "custom",
+  metric,
+  matchers: { component },
+  kind: "native",
+});
+
+describe("a millisecond histogram (spanmetrics)", () => {
+  it.each([0.5, 0.9, 0.95, 0.99])("p%s in ms equals Prometheus's histogram_quantile on the ms histogram", async (q) => {
+    const time = now();
+    for (const span of ["retrieve", "generate"]) {
+      const ours = msOf(q, await bucketsOf(spans(span), time));
+      const theirs = await scalar(
+        `histogram_quantile(${q}, sum by (le) (rate(${selector("traces_span_metrics_duration_milliseconds_bucket", { span_name: span })}[${WINDOW}])))`,
+        time,
+      );
+      expect(ours, `${span} q=${q}`).toBeCloseTo(theirs!, 6);
+    }
+  });
+
+  it("hand-computed: retrieve p50 = 50 ms × 5/6 (6 of 10 under 50 ms), not 1000 × that", async () => {
+    expect(msOf(0.5, await bucketsOf(spans("retrieve"), now()))).toBeCloseTo((50 * 5) / 6, 6);
+  });
+
+  it("reads the unit from the name, and an explicit unit overrides it", async () => {
+    const time = now();
+    const asSeconds = msOf(0.5, await bucketsOf({ ...spans("retrieve"), unit: "seconds" }, time));
+    expect(asSeconds).toBeCloseTo(((50 * 5) / 6) * 1000, 3);
+  });
+
+  it('an SLO threshold of 700 ms is the bucket le="700", counted exactly', async () => {
+    const counted = await countSloThreshold(
+      client,
+      { source: spans("generate"), thresholdMs: 700, thresholdMode: "snap" },
+      now(),
+    );
+    expect(counted.mode).toBe("exact");
+    expect(counted.terms).toEqual([{ le: "700", weight: 1 }]);
+    const time = now();
+    const good = await scalar(goodRateExpr(spans("generate"), counted, WINDOW), time);
+    const total = await scalar(totalRateExpr(spans("generate"), WINDOW), time);
+    // generate: 0.3 ×5, 0.6 ×3, 0.8, 2.0 (in s) → 8 of 10 at or under 700 ms
+    expect(good! / total!).toBeCloseTo(0.8, 9);
+  });
+
+  it("the budget alert's expression is in seconds, like humanizeDuration expects", async () => {
+    const time = now();
+    const inRule = await scalar(quantileExpr(spans("retrieve"), 0.5), time);
+    const fromBuckets = msOf(0.5, await bucketsOf(spans("retrieve"), time));
+    expect(inRule! * 1000).toBeCloseTo(fromBuckets, 0);
+  });
+
+  it("le bounds come back in seconds whatever the histogram's unit", async () => {
+    const le = await fetchLeValues(client, spans("retrieve"), now());
+    if (le.status !== "success") throw new Error(le.error);
+    expect(le.bounds.find((b) => b.le === "700")?.seconds).toBe(0.7);
+  });
+});
+
+describe.each([
+  ["fixture_native_latency_seconds", 1000],
+  ["fixture_native_duration_milliseconds", 1],
+])("a native histogram (%s)", (metric, msPerUnit) => {
+  it.each([0.5, 0.9, 0.95, 0.99])("p%s equals Prometheus's histogram_quantile (no le)", async (q) => {
+    const time = now();
+    for (const component of ["fast", "slow"]) {
+      const ours = msOf(q, await bucketsOf(native(metric, component), time));
+      const theirs = await scalar(
+        `histogram_quantile(${q}, sum(rate(${nativeSelector({ metric, matchers: { component } })}[${WINDOW}])))`,
+        time,
+      );
+      expect(ours, `${component} q=${q}`).toBeCloseTo(theirs! * msPerUnit, 6);
+    }
+  });
+
+  it("a native source is invisible to _bucket queries, found as kind native", async () => {
+    const time = now();
+    const asClassic = await bucketsOf({ ...native(metric, "slow"), kind: "classic" }, time);
+    expect(asClassic).toEqual([]);
+    expect((await bucketsOf(native(metric, "slow"), time)).length).toBeGreaterThan(3);
+  });
+
+  it("an SLO threshold anywhere is counted by histogram_fraction: 700 ms → 8 of 10 slow requests", async () => {
+    const source = native(metric, "slow");
+    const counted = await countSloThreshold(client, { source, thresholdMs: 700, thresholdMode: "snap" }, now());
+    expect(counted.mode).toBe("fraction");
+    expect(counted.fractionUpTo).toBe(700 / msPerUnit);
+    const time = now();
+    const good = await scalar(goodRateExpr(source, counted, WINDOW), time);
+    const total = await scalar(totalRateExpr(source, WINDOW), time);
+    expect(good! / total!).toBeCloseTo(0.8, 9);
+  });
+
+  it("increases over several windows, one query each, agree with the rate view", async () => {
+    const result = await fetchBucketIncreases(client, native(metric, "fast"), { windows: ["20s", "30s"], time: now() });
+    if (result.status !== "success") throw new Error(result.error);
+    // fast: 0.03 s ×6, 0.08 s ×3, 0.15 s → rank 5 of 10 is 5/6 into the schema-3 bucket that holds
+    // 30 ms: (2^-5.125, 2^-5] s on the seconds histogram, (2^4.875, 2^5] ms on the ms one
+    const index = nativeBucketIndex(30 / msPerUnit);
+    const [lower, upper] = [2 ** ((index - 1) / 8) * msPerUnit, 2 ** (index / 8) * msPerUnit];
+    for (const window of ["20s", "30s"])
+      expect(msOf(0.5, result.groups.get(window)!), window).toBeCloseTo(lower + ((upper - lower) * 5) / 6, 6);
+  });
+
+  it("the budget alert's expression is in seconds", async () => {
+    const time = now();
+    const inRule = await scalar(quantileExpr(native(metric, "slow"), 0.95), time);
+    const fromBuckets = msOf(0.95, await bucketsOf(native(metric, "slow"), time));
+    expect(inRule! * 1000).toBeCloseTo(fromBuckets, 3);
+  });
+});
+
+describe("vLLM's error rate", () => {
+  it("counts finished_reason abort and error as failures: 3 of 18, not 1 of 18", async () => {
+    const exprs = scalarExprs({ model_name: FIXTURE_VLLM_MODEL }, WINDOW, null);
+    const rate = await scalar(exprs.errorRate!, now());
+    expect(rate).toBeCloseTo(3 / 18, 9);
+  });
+});

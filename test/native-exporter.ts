@@ -1,0 +1,160 @@
+import { createServer, type Server } from "node:http";
+import protobuf from "protobufjs";
+
+// An exporter of Prometheus native histograms, in the protobuf exposition format Prometheus
+// negotiates when started with --enable-feature=native-histograms (varint-delimited
+// io.prometheus.client.MetricFamily messages). prom-client cannot emit native histograms, so the
+// messages are encoded here with protobufjs from the fields of Prometheus's own metrics.proto.
+// Every tick observes the same multiset of values, so every quantile and fraction is known.
+
+const PROTO = `
+syntax = "proto2";
+package io.prometheus.client;
+message LabelPair { optional string name = 1; optional string value = 2; }
+message BucketSpan { optional sint32 offset = 1; optional uint32 length = 2; }
+message Histogram {
+  optional uint64 sample_count = 1;
+  optional double sample_sum = 2;
+  optional sint32 schema = 5;
+  optional double zero_threshold = 6;
+  optional uint64 zero_count = 7;
+  repeated BucketSpan positive_span = 12;
+  repeated sint64 positive_delta = 13;
+}
+message Metric { repeated LabelPair label = 1; optional Histogram histogram = 7; }
+message MetricFamily {
+  optional string name = 1;
+  optional string help = 2;
+  optional int32 type = 3;
+  repeated Metric metric = 4;
+}
+`;
+
+const HISTOGRAM_TYPE = 4;
+export const NATIVE_CONTENT_TYPE =
+  "application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily; encoding=delimited";
+/** Schema 3: each bucket is 2^(1/8) ≈ 1.09 times as wide as the one before. */
+export const NATIVE_SCHEMA = 3;
+const ZERO_THRESHOLD = 2.938735877055719e-39;
+
+/** The bucket index of a positive value: bucket i holds (base^(i−1), base^i]. */
+export function nativeBucketIndex(value: number, schema = NATIVE_SCHEMA): number {
+  const base = 2 ** (2 ** -schema);
+  let index = Math.ceil(Math.log(value) / Math.log(base));
+  // Guard against float error at exact bucket bounds.
+  if (base ** (index - 1) >= value) index--;
+  if (base ** index < value) index++;
+  return index;
+}
+
+class NativeHistogram {
+  private readonly series = new Map<
+    string,
+    { labels: Record<string, string>; buckets: Map<number, number>; count: number; sum: number }
+  >();
+  constructor(
+    readonly name: string,
+    readonly help: string,
+  ) {}
+
+  observe(labels: Record<string, string>, value: number, times = 1) {
+    const key = JSON.stringify(labels);
+    const entry = this.series.get(key) ?? { labels, buckets: new Map(), count: 0, sum: 0 };
+    const index = nativeBucketIndex(value);
+    entry.buckets.set(index, (entry.buckets.get(index) ?? 0) + times);
+    entry.count += times;
+    entry.sum += value * times;
+    this.series.set(key, entry);
+  }
+
+  toFamily() {
+    return {
+      name: this.name,
+      help: this.help,
+      type: HISTOGRAM_TYPE,
+      metric: [...this.series.values()].map(({ labels, buckets, count, sum }) => {
+        const indexes = [...buckets.keys()].sort((a, b) => a - b);
+        const spans: { offset: number; length: number }[] = [];
+        const deltas: number[] = [];
+        let previousIndex: number | null = null;
+        let previousCount = 0;
+        for (const index of indexes) {
+          if (previousIndex !== null && index === previousIndex + 1) spans[spans.length - 1]!.length++;
+          else spans.push({ offset: previousIndex === null ? index : index - previousIndex - 1, length: 1 });
+          const bucketCount = buckets.get(index)!;
+          deltas.push(bucketCount - previousCount);
+          previousCount = bucketCount;
+          previousIndex = index;
+        }
+        return {
+          label: Object.entries(labels).map(([name, value]) => ({ name, value })),
+          histogram: {
+            sample_count: count,
+            sample_sum: sum,
+            schema: NATIVE_SCHEMA,
+            zero_threshold: ZERO_THRESHOLD,
+            zero_count: 0,
+            positive_span: spans,
+            positive_delta: deltas,
+          },
+        };
+      }),
+    };
+  }
+}
+
+/** Per tick, per component: [value in the histogram's unit, observations]. Same shapes as the classic fixture. */
+export const NATIVE_COMPONENTS: Record<string, [number, number][]> = {
+  fast: [
+    [0.03, 6],
+    [0.08, 3],
+    [0.15, 1],
+  ],
+  slow: [
+    [0.3, 5],
+    [0.6, 3],
+    [0.8, 1],
+    [2.0, 1],
+  ],
+};
+
+export type NativeExporter = { target: string; stop: () => Promise<void> };
+
+export async function startNativeExporter(tickMs = 250): Promise<NativeExporter> {
+  const root = protobuf.parse(PROTO, { keepCase: true }).root;
+  const MetricFamily = root.lookupType("io.prometheus.client.MetricFamily");
+  const seconds = new NativeHistogram("fixture_native_latency_seconds", "Fixture stage latency, native histogram");
+  const millis = new NativeHistogram(
+    "fixture_native_duration_milliseconds",
+    "Fixture stage latency in milliseconds, native histogram",
+  );
+  const tick = () => {
+    for (const [component, shape] of Object.entries(NATIVE_COMPONENTS))
+      for (const [value, times] of shape) {
+        seconds.observe({ component }, value, times);
+        millis.observe({ component }, value * 1000, times);
+      }
+  };
+  tick();
+  const timer = setInterval(tick, tickMs);
+  const server: Server = createServer((_req, res) => {
+    const body = Buffer.concat(
+      [seconds, millis].map((h) => {
+        const message = MetricFamily.fromObject(h.toFamily());
+        return MetricFamily.encodeDelimited(message).finish();
+      }),
+    );
+    res.setHeader("content-type", NATIVE_CONTENT_TYPE);
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  return {
+    target: `127.0.0.1:${port}`,
+    stop: async () => {
+      clearInterval(timer);
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}

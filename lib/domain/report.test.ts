@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { chatApiBudget } from "./budget.fixtures";
 import type { Bucket } from "./histogram";
-import { buildReport, rankRecommendations, severityOf, type ReportInput } from "./report";
+import { buildReport, rankRecommendations, recommendationScore, severityOf, type ReportInput } from "./report";
 import { escapeMarkdown, reportMarkdown } from "./report-markdown";
 import { buildWaterfall, componentKey, END_TO_END_KEY } from "./waterfall";
 
@@ -124,6 +124,28 @@ describe("rankRecommendations", () => {
     // Amdahl: 70 ms off the stack S → S / (S − 70).
     expect(byName["Edge deployment"]!.speedup).toBeCloseTo(model.stackedMs / (model.stackedMs - 70), 9);
     expect(notApplicable).toEqual([{ name: "GPU for the vector DB", reason: "no component called “GPU”" }]);
+  });
+});
+
+describe("recommendationScore", () => {
+  it("a free option (−100 %) scores 100 × its gain, not Infinity; one with no gain scores 0, not NaN", () => {
+    expect(recommendationScore(50, -100)).toBe(5000);
+    expect(recommendationScore(0, -100)).toBe(0);
+    expect(recommendationScore(0, 20)).toBe(0);
+    expect(recommendationScore(50, -90)).toBeCloseTo(500, 9);
+  });
+
+  it("ranks a −100 % option with no gain last, below any option that gains", () => {
+    const model = buildWaterfall(chatApiBudget, 0.95, measured({ "RAG retrieval": 337.5 }));
+    const catalog = [...CATALOG, { name: "Free and useless", component: "Safety check", savingMs: 40, costPct: -100 }];
+    const { recommendations } = rankRecommendations(catalog, model);
+    const useless = recommendations.find((r) => r.name === "Free and useless")!;
+    expect(useless.score).toBe(0);
+    expect(recommendations.every((r) => Number.isFinite(r.score))).toBe(true);
+    expect(
+      JSON.parse(JSON.stringify(recommendations)).every((r: { score: unknown }) => typeof r.score === "number"),
+    ).toBe(true);
+    expect(recommendations.filter((r) => r.endToEndGainMs > 0).every((r) => r.rank < useless.rank)).toBe(true);
   });
 });
 

@@ -173,6 +173,16 @@ export function pipelineOf(model: WaterfallModel): Pipeline {
   }));
 }
 
+/**
+ * Gain per unit of cost: gain ÷ (1 + cost change). The cost after the change is floored at 1 %
+ * of today's, so an option that makes the part free (−100 %) scores 100 × its gain instead of
+ * infinity, and an option that gains nothing scores 0 however much it saves (never NaN).
+ */
+export function recommendationScore(gainMs: number, costPct: number): number {
+  if (!(gainMs > 0)) return gainMs < 0 ? gainMs : 0;
+  return gainMs / Math.max(0.01, 1 + costPct / 100);
+}
+
 export function rankRecommendations(
   catalog: readonly Optimization[],
   model: WaterfallModel,
@@ -191,7 +201,7 @@ export function rankRecommendations(
         costPct: option.costPct,
         endToEndGainMs: gain,
         speedup,
-        score: gain / (1 + option.costPct / 100),
+        score: recommendationScore(gain, option.costPct),
       };
     })
     .sort((a, b) => b.score - a.score || a.costPct - b.costPct || a.name.localeCompare(b.name));

@@ -185,3 +185,59 @@ describe("changes", () => {
     expect(locateComponent(stages, "GPU")).toMatchObject({ error: expect.stringMatching(/no component “GPU”/) });
   });
 });
+
+describe("numbers an audit reproduced", () => {
+  it("a unit written apart is refused: “RAG retrieval:-50 ms”, “rag:-50 s”", () => {
+    expect(parseChange("RAG retrieval:-50 ms")).toMatchObject({
+      error: expect.stringMatching(/space before its unit/),
+    });
+    expect(parseChange("rag:-50 s")).toMatchObject({ error: expect.any(String) });
+    expect(parseChange("rag:-50ms")).toEqual({ target: "rag", kind: "shift", ms: -50 });
+  });
+
+  it("−50 ms on a bucket that straddles 50 ms puts its lower part on 0, not the whole bucket", () => {
+    // 100 requests uniform on (0, 200] ms. Minus 50 ms: a quarter lands on 0, the rest is uniform
+    // on (0, 150], so p50 = (0.5 − 0.25) / 0.75 × 150 = 50 ms (moving the bucket whole says 75 ms).
+    const stages: StageHistograms = [
+      {
+        name: "Queue",
+        components: [
+          {
+            name: "queue",
+            buckets: [
+              { upperBound: 0.2, count: 100 },
+              { upperBound: Infinity, count: 100 },
+            ],
+          },
+        ],
+      },
+    ];
+    const changes = [{ stage: 0, component: 0, label: "queue", kind: "shift" as const, ms: -50 }];
+    const p50 = predictEndToEnd(stages, { quantile: 0.5, targetMs: 100, changes })!;
+    expect(Math.abs(p50.quantileMs - 50)).toBeLessThanOrEqual(p50.errorBoundMs + 1e-9);
+    expect(p50.errorBoundMs).toBeLessThan(0.5);
+    // P(≤ 100 ms) = 0.25 + 0.75 × 100/150 = 0.75
+    expect(Math.abs(p50.attainment - 0.75)).toBeLessThanOrEqual(p50.attainmentError + 1e-9);
+  });
+
+  it("one rare observation hours out does not make every cell seconds wide", () => {
+    // 99,998 requests uniform on (300, 800] ms and 2 in (1920, 7680] s, like vLLM's queue buckets.
+    const buckets: Bucket[] = [
+      { upperBound: 0.3, count: 0 },
+      { upperBound: 0.8, count: 99_998 },
+      { upperBound: 1920, count: 99_998 },
+      { upperBound: 7680, count: 100_000 },
+      { upperBound: Infinity, count: 100_000 },
+    ];
+    const stages: StageHistograms = [{ name: "Queue", components: [{ name: "queue", buckets }] }];
+    for (const q of [0.5, 0.95, 0.99]) {
+      const truth = 300 + (500 * q * 100_000) / 99_998;
+      const prediction = predictEndToEnd(stages, { quantile: q, targetMs: 600 })!;
+      expect(Math.abs(prediction.quantileMs - truth), `q=${q}`).toBeLessThanOrEqual(prediction.errorBoundMs + 1e-9);
+      expect(prediction.errorBoundMs / truth, `q=${q}`).toBeLessThan(0.01);
+      // P(≤ 600 ms) = 300/500 × 99,998/100,000
+      expect(Math.abs(prediction.attainment - 0.6 * 0.99998)).toBeLessThanOrEqual(prediction.attainmentError + 1e-9);
+      expect(prediction.attainmentError).toBeLessThan(0.01);
+    }
+  });
+});

@@ -2,6 +2,7 @@ import "server-only";
 import { stringify } from "yaml";
 import type { z } from "zod";
 import type { MetricSource } from "@/lib/domain/budget";
+import { HISTOGRAM_UNITS, kindOf, MS_PER_UNIT, msToUnit, unitOf, type HistogramUnit } from "@/lib/domain/units";
 import { plural } from "@/lib/domain/format";
 import { parseLe } from "@/lib/domain/histogram";
 import { PRESET_IDS } from "@/lib/domain/presets";
@@ -34,6 +35,7 @@ export const OPENSLO_LIMITS = { documents: 100, aliases: 50 } as const;
 const ANNOTATION = {
   preset: "latency-budgets.dev/preset",
   thresholdMode: "latency-budgets.dev/threshold-mode",
+  unit: "latency-budgets.dev/unit",
 } as const;
 
 type Json = unknown;
@@ -100,8 +102,14 @@ type Candidate =
   | { kind: "Service"; path: string; slug: string; name: string; description: string }
   | { kind: "SLO"; path: string; service: string; slo: SloInput };
 
-/** `x_bucket{…,le="0.5"}` → the histogram, its matchers and the threshold in ms. */
-function readGood(reader: Reader): { source: Omit<MetricSource, "preset">; thresholdMs: number } | null {
+/**
+ * `x_bucket{…,le="0.5"}` → the histogram, its matchers and the threshold in ms. The bound is in
+ * the histogram's unit: the document's unit annotation, else the one the name states, else seconds.
+ */
+function readGood(
+  reader: Reader,
+  statedUnit: HistogramUnit | undefined,
+): { source: Omit<MetricSource, "preset">; thresholdMs: number } | null {
   const query = prometheusQuery(reader);
   if (query === null) return null;
   const parsed = parseSelector(query);
@@ -114,9 +122,11 @@ function readGood(reader: Reader): { source: Omit<MetricSource, "preset">; thres
   if (le === undefined) return q.fail('names no le="…" bucket: the bucket at the threshold counts the good requests');
   const bound = parseLe(le);
   if (!Number.isFinite(bound) || bound <= 0) return q.fail(`le="${le}" is not a finite bucket bound above 0`);
+  const base = metric.slice(0, -"_bucket".length);
+  const unit = statedUnit ?? unitOf({ metric: base });
   return {
-    source: { metric: metric.slice(0, -"_bucket".length), matchers: rest },
-    thresholdMs: Number((bound * 1000).toPrecision(12)),
+    source: { metric: base, matchers: rest, ...(statedUnit && { unit: statedUnit }) },
+    thresholdMs: Number((bound * MS_PER_UNIT[unit]).toPrecision(12)),
   };
 }
 
@@ -196,7 +206,17 @@ function readSlo(doc: Reader): Candidate | null {
     if (ratio.at("bad").has()) ratio.at("bad").fail("a bad query cannot be imported: give good and total");
     if (ratio.at("counter").has() && ratio.at("counter").value !== true)
       ratio.at("counter").fail("must be true: the histogram's buckets are counters");
-    measured = readGood(ratio.at("good"));
+    const unit = doc.at("metadata").at("annotations").at(ANNOTATION.unit).string({ optional: true, max: 20 });
+    if (unit != null && !(HISTOGRAM_UNITS as readonly string[]).includes(unit))
+      doc
+        .at("metadata")
+        .at("annotations")
+        .at(ANNOTATION.unit)
+        .fail(`must be ${HISTOGRAM_UNITS.join(" or ")}`);
+    measured = readGood(
+      ratio.at("good"),
+      unit && (HISTOGRAM_UNITS as readonly string[]).includes(unit) ? (unit as HistogramUnit) : undefined,
+    );
     if (measured) readTotal(ratio.at("total"), measured.source);
   } else {
     sli.fail("needs a ratioMetric (good: a _bucket{le=…} series, total: the same histogram's _count)");
@@ -420,7 +440,8 @@ function dnsLabel(name: string, taken: Set<string>): string {
 }
 
 function sloDocument(slug: string, slo: SloRow, taken: Set<string>) {
-  const le = promNumber(slo.thresholdMs / 1000);
+  const histogramUnit = unitOf(slo.source);
+  const le = promNumber(msToUnit(slo.thresholdMs, histogramUnit));
   const prometheus = (query: string) => ({ metricSource: { type: "Prometheus", spec: { query } } });
   const window =
     slo.windowKind === "calendar"
@@ -437,7 +458,11 @@ function sloDocument(slug: string, slo: SloRow, taken: Set<string>) {
     metadata: {
       name: dnsLabel(slo.name, taken),
       displayName: slo.name,
-      annotations: { [ANNOTATION.preset]: slo.source.preset, [ANNOTATION.thresholdMode]: slo.thresholdMode },
+      annotations: {
+        [ANNOTATION.preset]: slo.source.preset,
+        [ANNOTATION.thresholdMode]: slo.thresholdMode,
+        [ANNOTATION.unit]: histogramUnit,
+      },
     },
     spec: {
       description: `${promNumber(slo.objective * 100)} % of ${unit} at most ${promNumber(slo.thresholdMs)} ms.`,
@@ -447,8 +472,19 @@ function sloDocument(slug: string, slo: SloRow, taken: Set<string>) {
         spec: {
           ratioMetric: {
             counter: true,
-            good: prometheus(selector(`${slo.source.metric}_bucket`, { ...slo.source.matchers, le })),
-            total: prometheus(selector(`${slo.source.metric}_count`, slo.source.matchers)),
+            ...(kindOf(slo.source) === "native"
+              ? {
+                  // A native histogram has no bucket at the threshold: the observations at or under
+                  // it are the count times histogram_fraction, itself a counter.
+                  good: prometheus(
+                    `histogram_fraction(0, ${le}, ${selector(slo.source.metric, slo.source.matchers)}) * histogram_count(${selector(slo.source.metric, slo.source.matchers)})`,
+                  ),
+                  total: prometheus(`histogram_count(${selector(slo.source.metric, slo.source.matchers)})`),
+                }
+              : {
+                  good: prometheus(selector(`${slo.source.metric}_bucket`, { ...slo.source.matchers, le })),
+                  total: prometheus(selector(`${slo.source.metric}_count`, slo.source.matchers)),
+                }),
           },
         },
       },

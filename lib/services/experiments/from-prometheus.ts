@@ -1,4 +1,5 @@
 import "server-only";
+import type { MetricSource } from "@/lib/domain/budget";
 import { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import { mergeVariantData } from "@/lib/db/experiments";
@@ -75,7 +76,7 @@ export const importFromPrometheus = mutation(
     if (!prom) throw new AppError("UNAVAILABLE", "Prometheus is not configured: set PROMETHEUS_URL.");
     const experiment = await getExperimentOrThrow({ db, id });
     const budget = await getBudget({ db, slug: experiment.serviceSlug });
-    const source: { metric: string; matchers: Record<string, string> } | null | undefined = options.metric
+    const source: Pick<MetricSource, "metric" | "matchers" | "unit" | "kind"> | null | undefined = options.metric
       ? { metric: options.metric, matchers: {} }
       : budget.endToEndSource;
     if (!source)
@@ -100,7 +101,7 @@ export const importFromPrometheus = mutation(
       const matchers = { ...source.matchers, [label]: name };
       const buckets = await fetchBucketIncreases(
         prom,
-        { metric: source.metric, matchers },
+        { metric: source.metric, matchers, unit: source.unit, kind: source.kind },
         { windows: [window], time: end },
       );
       if (buckets.status === "error") throw new AppError("UNAVAILABLE", `Prometheus query failed: ${buckets.error}`);

@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import * as alertmanagerWebhook from "@/app/api/alertmanager/webhook/route";
 import * as auditRoute from "@/app/api/audit/route";
+import * as discoveryRoute from "@/app/api/discovery/histograms/route";
 import * as capacityPlanRoute from "@/app/api/capacity/plan/route";
 import * as capacityQueueRoute from "@/app/api/capacity/queue/route";
 import * as experimentImport from "@/app/api/experiments/[id]/import-prometheus/route";
@@ -34,6 +35,7 @@ import { receiveAlertmanagerWebhook } from "@/lib/services/alerts";
 import { listAudit } from "@/lib/services/audit";
 import { createToken, listTokens, revokeToken } from "@/lib/services/auth/tokens";
 import { calculatePlan, calculateQueue } from "@/lib/services/capacity";
+import { discoverHistograms } from "@/lib/services/discovery";
 import { changeOwnPassword, endSessions, resetPassword } from "@/lib/services/auth/credentials";
 import { createUser, listUsers, updateUser } from "@/lib/services/auth/users";
 import { getBudget, restoreRevision, saveBudget } from "@/lib/services/budgets";
@@ -394,6 +396,14 @@ export const RIGHTS_CASES: Record<string, RightsCase> = {
     needs: [],
     service: (actor) => changeOwnPassword({ db: db(), actor, input: ownPasswordChange, address: "192.0.2.99" }),
     http: () => ({ handler: handler(mePasswordRoute.POST), method: "POST", json: ownPasswordChange }),
+  },
+  // Lists every histogram name and label value in Prometheus: for people who build budgets.
+  "discovery#discoverHistograms": {
+    action: "discovery.read",
+    needs: [],
+    service: (actor) => discoverHistograms({ prom: null, actor, query: {} }),
+    http: () => ({ handler: handler(discoveryRoute.GET), method: "GET" }),
+    allowedError: "UNAVAILABLE",
   },
   "audit#listAudit": {
     action: "audit.read",

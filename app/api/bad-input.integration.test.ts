@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import * as capacityPlanRoute from "@/app/api/capacity/plan/route";
+import * as discoveryRoute from "@/app/api/discovery/histograms/route";
 import * as capacityQueueRoute from "@/app/api/capacity/queue/route";
 import * as experimentsRoute from "@/app/api/experiments/route";
 import * as importRoute from "@/app/api/experiments/[id]/import-prometheus/route";
@@ -39,6 +40,7 @@ import {
   notNumber,
   notText,
   outside,
+  tooLong,
   withLoneSurrogate,
   withNul,
 } from "@/test/invalid-inputs";
@@ -577,6 +579,15 @@ const endpoints: Endpoint[] = [
           .map((id) => ({ body: JSON.stringify(valid()), params: { id } })),
       );
     },
+  },
+  {
+    // A read, but its query reaches Prometheus: a bad match is refused before anything is asked.
+    name: "GET /api/discovery/histograms",
+    handler: discoveryRoute.GET as Handler,
+    method: "GET",
+    params: () => ({}),
+    cases: () =>
+      fc.oneof(withNul, tooLong(200)).map((match) => ({ query: `match=${encodeURIComponent(match)}` })),
   },
   {
     name: "POST /api/experiments/{id}/import-prometheus",

@@ -135,8 +135,13 @@ export function CapacityView({
             <strong>
               {view.predictedWaitMs === null ? "unbounded (overloaded)" : `${view.predictedWaitMs.toFixed(0)} ms`}
             </strong>
-            , measured <strong>{queue.measuredMs === null ? "no data" : `${queue.measuredMs.toFixed(0)} ms`}</strong>,
-            budget <strong>{queue.budgetMs === null ? "none" : `${queue.budgetMs} ms`}</strong>.{" "}
+            , measured{" "}
+            <strong>
+              {queue.measuredMs === null
+                ? "no data"
+                : `${queue.measuredIsLowerBound ? "≥ " : ""}${queue.measuredMs.toFixed(0)} ms`}
+            </strong>
+            , budget <strong>{queue.budgetMs === null ? "none" : `${queue.budgetMs} ms`}</strong>.{" "}
             {view.maxRpsWithinQueueBudget !== null && (
               <span className={overQueue ? "font-medium text-red-700 dark:text-red-400" : undefined}>
                 Queueing alone eats the budget above{" "}

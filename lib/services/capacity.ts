@@ -63,7 +63,14 @@ export type LiveCapacity = {
   utilization: number | null;
   queue: QueueResult | null;
   /** The component that is the queue (its name or stage says "queue"), its budget and measured time. */
-  queueComponent: { stage: string; name: string; budgetMs: number | null; measuredMs: number | null } | null;
+  queueComponent: {
+    stage: string;
+    name: string;
+    budgetMs: number | null;
+    measuredMs: number | null;
+    /** The measured pXX fell in the +Inf bucket: it is at least measuredMs. */
+    measuredIsLowerBound: boolean;
+  } | null;
   /** M/M/c's wait at the budget's percentile for the measured load. */
   predictedWaitMs: number | null;
   maxRpsWithinQueueBudget: number | null;
@@ -116,7 +123,13 @@ export async function getLiveCapacity({
     utilization: null,
     queue: null,
     queueComponent: queue
-      ? { stage: queue.stage, name: queue.component.name, budgetMs: queue.component.budgetMs[key], measuredMs: null }
+      ? {
+          stage: queue.stage,
+          name: queue.component.name,
+          budgetMs: queue.component.budgetMs[key],
+          measuredMs: null,
+          measuredIsLowerBound: false,
+        }
       : null,
     predictedWaitMs: null,
     maxRpsWithinQueueBudget: null,
@@ -163,7 +176,10 @@ export async function getLiveCapacity({
   }
   if (queueBuckets?.status === "success" && view.queueComponent) {
     const estimate = histogramQuantile(budget.quantile, queueBuckets.groups.get("queue") ?? []);
-    if (estimate.kind !== "none") view.queueComponent.measuredMs = estimate.value * 1000;
+    if (estimate.kind !== "none") {
+      view.queueComponent.measuredMs = estimate.value * 1000;
+      view.queueComponent.measuredIsLowerBound = estimate.kind === "atLeast";
+    }
   }
   if (!queue) view.notes.push("No component is named for a queue, so there is no queue budget to protect.");
   if (view.arrivalRps === null) view.notes.push("No requests in this window.");

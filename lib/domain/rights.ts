@@ -20,7 +20,7 @@ export const ACTIONS = {
   read: { role: "viewer", scope: "read", does: "read dashboards" },
   "service.create": { role: "editor", scope: "write:budgets", does: "create services" },
   "service.delete": { role: "admin", scope: null, does: "delete services" },
-  "discovery.read": { role: "editor", scope: "write:budgets", does: "browse the connected Prometheus's histograms" },
+  "discovery.read": { role: "editor", scope: "read", does: "browse the connected Prometheus's histograms" },
   "budget.save": { role: "editor", scope: "write:budgets", does: "save budgets" },
   "budget.restore": { role: "editor", scope: "write:budgets", does: "restore budget revisions" },
   "optimization.create": { role: "editor", scope: "write:budgets", does: "edit the optimization catalog" },

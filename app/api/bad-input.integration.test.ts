@@ -586,8 +586,7 @@ const endpoints: Endpoint[] = [
     handler: discoveryRoute.GET as Handler,
     method: "GET",
     params: () => ({}),
-    cases: () =>
-      fc.oneof(withNul, tooLong(200)).map((match) => ({ query: `match=${encodeURIComponent(match)}` })),
+    cases: () => fc.oneof(withNul, tooLong(200)).map((match) => ({ query: `match=${encodeURIComponent(match)}` })),
   },
   {
     name: "POST /api/experiments/{id}/import-prometheus",

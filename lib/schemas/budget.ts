@@ -127,7 +127,10 @@ const budgetDocumentObject = z.object({
   endToEndSource: metricSourceSchema.nullable().default(null),
 });
 
-export function requireUniqueNames(doc: Pick<BudgetDocument, "stages">, ctx: z.RefinementCtx) {
+export function requireUniqueNames(
+  doc: { stages: { name: string; components: { name: string }[] }[] },
+  ctx: z.RefinementCtx,
+) {
   const seenStages = new Set<string>();
   const seenComponents = new Set<string>();
   doc.stages.forEach((stage, s) => {

@@ -93,3 +93,8 @@ export const whatIfQuerySchema = z.object({
     .max(20, "At most 20 changes at once")
     .default([]),
 });
+
+export const proposalQuerySchema = z.object({
+  quantile: quantileSchema.optional(),
+  window: windowSchema.default("1h"),
+});

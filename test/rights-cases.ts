@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import * as alertmanagerWebhook from "@/app/api/alertmanager/webhook/route";
 import * as auditRoute from "@/app/api/audit/route";
 import * as discoveryRoute from "@/app/api/discovery/histograms/route";
+import * as proposalsRoute from "@/app/api/proposals/route";
 import * as capacityPlanRoute from "@/app/api/capacity/plan/route";
 import * as capacityQueueRoute from "@/app/api/capacity/queue/route";
 import * as experimentImport from "@/app/api/experiments/[id]/import-prometheus/route";
@@ -36,6 +37,7 @@ import { listAudit } from "@/lib/services/audit";
 import { createToken, listTokens, revokeToken } from "@/lib/services/auth/tokens";
 import { calculatePlan, calculateQueue } from "@/lib/services/capacity";
 import { discoverHistograms } from "@/lib/services/discovery";
+import { proposeDraft } from "@/lib/services/proposal";
 import { changeOwnPassword, endSessions, resetPassword } from "@/lib/services/auth/credentials";
 import { createUser, listUsers, updateUser } from "@/lib/services/auth/users";
 import { getBudget, restoreRevision, saveBudget } from "@/lib/services/budgets";
@@ -52,6 +54,17 @@ import { openSloDocument } from "./openslo-documents";
 import type { Call, Handler } from "./http";
 
 const system = systemActor("rights-matrix");
+const proposalDraft = {
+  targetMs: 700,
+  stages: [
+    {
+      name: "LLM",
+      components: [
+        { name: "llm", source: { preset: "vllm", metric: "vllm:time_to_first_token_seconds", matchers: {} } },
+      ],
+    },
+  ],
+};
 const unique = () => randomUUID().slice(0, 8);
 
 /** What a row needs to exist before it runs; made fresh for every actor. */
@@ -417,6 +430,13 @@ export const RIGHTS_CASES: Record<string, RightsCase> = {
     needs: [],
     service: (actor) => calculatePlan({ actor, input: planInput }),
     http: () => ({ handler: handler(capacityPlanRoute.POST), method: "POST", json: planInput }),
+  },
+  "proposal#proposeDraft": {
+    action: "read",
+    needs: [],
+    service: (actor) => proposeDraft({ prom: null, actor, input: proposalDraft }),
+    http: () => ({ handler: handler(proposalsRoute.POST), method: "POST", json: proposalDraft }),
+    allowedError: "UNAVAILABLE",
   },
   "capacity#calculateQueue": {
     action: "read",

@@ -7,7 +7,8 @@ import type { PrometheusClient } from "@/lib/prometheus/client";
 import { assertMetricName, stringLiteral } from "@/lib/prometheus/promql";
 import { parseInput } from "@/lib/schemas/parse";
 import { storable } from "@/lib/schemas/text";
-import { authorize, type Actor } from "./actor";
+import type { Actor } from "./actor";
+import { guardedRead } from "./mutation";
 
 // What the connected Prometheus has: every histogram by name, classic (`_bucket` series) or
 // native, its unit (name, then metadata), the preset and role that know it, and its label values.
@@ -77,16 +78,13 @@ function collectLabels(samples: { metric: Record<string, string> }[]): {
 
 const nameRegex = (names: string[]) => stringLiteral(`^(?:${names.map(assertMetricName).join("|")})$`);
 
-export async function discoverHistograms({
-  prom,
-  actor,
-  query,
-}: {
-  prom: PrometheusClient | null;
-  actor: Actor;
-  query: unknown;
-}): Promise<Discovery> {
-  authorize(actor, "discovery.read");
+export const discoverHistograms = guardedRead(
+  "discovery.read",
+  async ({ prom, query }: { prom: PrometheusClient | null; actor: Actor; query: unknown }): Promise<Discovery> =>
+    discover(prom, query),
+);
+
+async function discover(prom: PrometheusClient | null, query: unknown): Promise<Discovery> {
   const { match } = parseInput(querySchema, query, "The query");
   if (!prom) throw new AppError("UNAVAILABLE", "Prometheus is not configured: set PROMETHEUS_URL.");
 

@@ -125,7 +125,8 @@ function readGood(
   const base = metric.slice(0, -"_bucket".length);
   const unit = statedUnit ?? unitOf({ metric: base });
   return {
-    source: { metric: base, matchers: rest, ...(statedUnit && { unit: statedUnit }) },
+    // A unit the name already implies is not stored, so an export imports back the same.
+    source: { metric: base, matchers: rest, ...(unit !== unitOf({ metric: base }) && { unit }) },
     thresholdMs: Number((bound * MS_PER_UNIT[unit]).toPrecision(12)),
   };
 }

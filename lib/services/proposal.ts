@@ -10,6 +10,7 @@ import { proposalQuerySchema } from "@/lib/schemas/insights";
 import { parseInput } from "@/lib/schemas/parse";
 import { proposalDraftSchema } from "@/lib/schemas/service";
 import type { Actor } from "./actor";
+import { guardedRead } from "./mutation";
 import { getBudgetForLiveView } from "./budgets";
 import type { LiveViewArgs } from "./runtime";
 
@@ -59,17 +60,20 @@ export async function getBudgetProposal({ db, prom, slug, query, now = Date.now(
 }
 
 /** POST /api/proposals: the wizard's pipeline before it is saved. Stores nothing; whoever may view may ask. */
-export async function proposeDraft({
-  prom,
-  input,
-  now = Date.now() / 1000,
-}: {
-  prom: CoalescingClient | null;
-  actor: Actor;
-  input: unknown;
-  now?: number;
-}): Promise<ProposalView> {
-  const draft = parseInput(proposalDraftSchema, input, "The pipeline");
-  const view = await propose(prom, draft.stages, { ...draft, now });
-  return { ...view, slug: null };
-}
+export const proposeDraft = guardedRead(
+  "read",
+  async ({
+    prom,
+    input,
+    now = Date.now() / 1000,
+  }: {
+    prom: CoalescingClient | null;
+    actor: Actor;
+    input: unknown;
+    now?: number;
+  }): Promise<ProposalView> => {
+    const draft = parseInput(proposalDraftSchema, input, "The pipeline");
+    const view = await propose(prom, draft.stages, { ...draft, now });
+    return { ...view, slug: null };
+  },
+);

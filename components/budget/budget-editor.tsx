@@ -15,6 +15,7 @@ import { urls } from "@/lib/queries/resources";
 import type { BudgetView, RevisionView } from "@/lib/services/budgets";
 import { ConflictPanel } from "./conflict-panel";
 import { FitSummary } from "./fit-summary";
+import { ProposalPanel } from "./proposal-panel";
 import {
   formPath,
   fromForm,
@@ -161,6 +162,11 @@ export function BudgetEditor({ initial }: { initial: BudgetView }) {
             <h2 className="mb-2 text-sm font-semibold">Fit against the target</h2>
             <FitSummary doc={doc} fit={fit} />
           </Card>
+          <Allowed action="budget.save">
+            <Card>
+              <ProposalPanel slug={initial.slug} />
+            </Card>
+          </Allowed>
           <Card className="space-y-2">
             <Field
               label={

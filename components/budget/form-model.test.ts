@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { chatApi } from "@/prisma/seed-data";
-import { formPath, fromForm, moveComponent, parseMs, sourceToForm, toForm, type StageForm } from "./form-model";
+import {
+  formPath,
+  fromForm,
+  moveComponent,
+  parseMs,
+  sourceFromForm,
+  sourceToForm,
+  toForm,
+  type StageForm,
+} from "./form-model";
 
 describe("budget form model", () => {
   it("round-trips a budget through the form unchanged", () => {
@@ -13,6 +22,14 @@ describe("budget form model", () => {
     };
     expect(fromForm(toForm(doc))).toEqual(doc);
     expect(fromForm(toForm({ ...doc, endToEndSource: null })).endToEndSource).toBeNull();
+  });
+
+  it("keeps a source's unit and kind through the form, and 'auto' stores none", () => {
+    const source = { preset: "otel-spanmetrics", metric: "spans_total_time", matchers: { span_name: "retrieve" } };
+    const ms = { ...source, unit: "milliseconds" as const, kind: "native" as const };
+    expect(sourceFromForm(sourceToForm(ms))).toEqual(ms);
+    expect(sourceFromForm(sourceToForm(source))).toEqual(source);
+    expect(sourceToForm(source)).toMatchObject({ unit: "auto", kind: "classic" });
   });
 
   it("drops blank matcher rows and turns 'none' into no source", () => {

@@ -1,11 +1,19 @@
 import type { BudgetDocument, MetricSource } from "@/lib/domain/budget";
 import type { PresetId } from "@/lib/domain/presets";
+import type { HistogramKind, HistogramUnit } from "@/lib/domain/units";
 
 // The editor's form values: like a BudgetDocument, but matchers are rows (so they can be
 // added and removed) and every field holds what the user typed until it is validated.
 
 export type MatcherRow = { name: string; value: string };
-export type SourceForm = { preset: PresetId | "none"; metric: string; matchers: MatcherRow[] };
+/** "auto": the unit is read from the metric's name (else seconds); the source stores no unit. */
+export type SourceForm = {
+  preset: PresetId | "none";
+  metric: string;
+  matchers: MatcherRow[];
+  unit: HistogramUnit | "auto";
+  kind: HistogramKind;
+};
 export type ComponentForm = {
   name: string;
   budgetMs: { p50: number | null; p95: number | null; p99: number | null };
@@ -22,11 +30,13 @@ export type BudgetForm = {
 };
 
 export function sourceToForm(source: MetricSource | null): SourceForm {
-  if (!source) return { preset: "none", metric: "", matchers: [] };
+  if (!source) return { preset: "none", metric: "", matchers: [], unit: "auto", kind: "classic" };
   return {
     preset: source.preset as PresetId,
     metric: source.metric,
     matchers: Object.entries(source.matchers).map(([name, value]) => ({ name, value })),
+    unit: source.unit ?? "auto",
+    kind: source.kind ?? "classic",
   };
 }
 
@@ -60,6 +70,8 @@ export function sourceFromForm(source: SourceForm | undefined): MetricSource | n
     matchers: Object.fromEntries(
       (source.matchers ?? []).filter((m) => m.name || m.value).map((m) => [m.name, m.value]),
     ),
+    ...(source.unit && source.unit !== "auto" && { unit: source.unit }),
+    ...(source.kind === "native" && { kind: source.kind }),
   };
 }
 

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useState, Fragment } from "react";
 import { useFieldArray, useFormContext, useWatch } from "react-hook-form";
 import { Button, FieldError, Select, TextInput, cx } from "@/components/ui/primitives";
 import { PERCENTILES, type StageTime } from "@/lib/domain/budget";
@@ -82,7 +82,7 @@ export function StageCard({ index, count, time, stageNames, onMove, onMoveCompon
                 {p} (ms)
               </th>
             ))}
-            <th className="w-40" />
+            <th className="w-44" />
           </tr>
         </thead>
         <tbody>
@@ -91,82 +91,92 @@ export function StageCard({ index, count, time, stageNames, onMove, onMoveCompon
             const isCritical =
               isParallel && time.criticalComponent !== null && current?.[c]?.name === time.criticalComponent;
             return (
-              <tr key={field.id} className="align-top" data-testid={`stage-${index}-component-${c}`}>
-                <td className="pr-2">
-                  <TextInput
-                    aria-label={`Stage ${index + 1} component ${c + 1} name`}
-                    aria-invalid={cErrors?.name ? true : undefined}
-                    aria-describedby={`s${index}c${c}-name-error`}
-                    {...register(`stages.${index}.components.${c}.name`)}
-                  />
-                  {isCritical && (
-                    <span className="mt-1 inline-block rounded bg-amber-100 px-1.5 text-xs text-amber-800 dark:bg-amber-900 dark:text-amber-200">
-                      critical path
-                    </span>
-                  )}
-                  <FieldError id={`s${index}c${c}-name-error`} message={cErrors?.name?.message} />
-                  {openSource === c && (
-                    <SourceEditor name={`stages.${index}.components.${c}.source`} id={`s${index}c${c}`} />
-                  )}
-                </td>
-                {PERCENTILES.map((p) => (
-                  <td key={p} className="pr-2">
+              <Fragment key={field.id}>
+                <tr className="align-top" data-testid={`stage-${index}-component-${c}`}>
+                  <td className="pr-2">
                     <TextInput
-                      aria-label={`Stage ${index + 1} component ${c + 1} ${p} budget in ms`}
-                      inputMode="decimal"
-                      className="tabular-nums"
-                      aria-invalid={cErrors?.budgetMs?.[p] ? true : undefined}
-                      aria-describedby={`s${index}c${c}-${p}-error`}
-                      {...register(`stages.${index}.components.${c}.budgetMs.${p}`, { setValueAs: parseMs })}
+                      aria-label={`Stage ${index + 1} component ${c + 1} name`}
+                      aria-invalid={cErrors?.name ? true : undefined}
+                      aria-describedby={`s${index}c${c}-name-error`}
+                      {...register(`stages.${index}.components.${c}.name`)}
                     />
-                    <FieldError id={`s${index}c${c}-${p}-error`} message={cErrors?.budgetMs?.[p]?.message} />
-                  </td>
-                ))}
-                <td className="whitespace-nowrap text-right">
-                  <Button
-                    variant="ghost"
-                    aria-expanded={openSource === c}
-                    className={cx(cErrors?.source && "text-red-600")}
-                    onClick={() => setOpenSource(openSource === c ? null : c)}
-                  >
-                    Source
-                  </Button>
-                  <Button
-                    variant="ghost"
-                    aria-label={`Move component ${c + 1} of stage ${index + 1} up`}
-                    disabled={c === 0}
-                    onClick={() => components.move(c, c - 1)}
-                  >
-                    ↑
-                  </Button>
-                  <Select
-                    aria-label={`Move component ${c + 1} of stage ${index + 1} to`}
-                    className="ml-1 inline-block w-auto"
-                    value=""
-                    onChange={(e) => {
-                      if (e.target.value === "") return;
-                      onMoveComponent(c, e.target.value === "new" ? "new" : Number(e.target.value));
-                    }}
-                  >
-                    <option value="">Move to…</option>
-                    {stageNames.map((name, s) =>
-                      s === index ? null : (
-                        <option key={s} value={s}>
-                          stage {s + 1}: {name} (parallel)
-                        </option>
-                      ),
+                    {isCritical && (
+                      <span className="mt-1 inline-block rounded bg-amber-100 px-1.5 text-xs text-amber-800 dark:bg-amber-900 dark:text-amber-200">
+                        critical path
+                      </span>
                     )}
-                    {(isParallel || stageNames.length === 1) && <option value="new">a stage of its own, next</option>}
-                  </Select>
-                  <Button
-                    variant="ghost"
-                    aria-label={`Remove component ${c + 1} of stage ${index + 1}`}
-                    onClick={() => components.remove(c)}
-                  >
-                    ✕
-                  </Button>
-                </td>
-              </tr>
+                    <FieldError id={`s${index}c${c}-name-error`} message={cErrors?.name?.message} />
+                  </td>
+                  {PERCENTILES.map((p) => (
+                    <td key={p} className="pr-2">
+                      <TextInput
+                        aria-label={`Stage ${index + 1} component ${c + 1} ${p} budget in ms`}
+                        inputMode="decimal"
+                        className="tabular-nums"
+                        aria-invalid={cErrors?.budgetMs?.[p] ? true : undefined}
+                        aria-describedby={`s${index}c${c}-${p}-error`}
+                        {...register(`stages.${index}.components.${c}.budgetMs.${p}`, { setValueAs: parseMs })}
+                      />
+                      <FieldError id={`s${index}c${c}-${p}-error`} message={cErrors?.budgetMs?.[p]?.message} />
+                    </td>
+                  ))}
+                  <td className="text-right">
+                    <div className="flex flex-wrap items-center justify-end gap-1" data-testid="component-controls">
+                      <Button
+                        variant="ghost"
+                        aria-expanded={openSource === c}
+                        className={cx(cErrors?.source && "text-red-600")}
+                        onClick={() => setOpenSource(openSource === c ? null : c)}
+                      >
+                        Source
+                      </Button>
+                      <Button
+                        variant="ghost"
+                        aria-label={`Move component ${c + 1} of stage ${index + 1} up`}
+                        disabled={c === 0}
+                        onClick={() => components.move(c, c - 1)}
+                      >
+                        ↑
+                      </Button>
+                      <Select
+                        aria-label={`Move component ${c + 1} of stage ${index + 1} to`}
+                        className="inline-block w-auto max-w-[8.5rem] truncate"
+                        value=""
+                        onChange={(e) => {
+                          if (e.target.value === "") return;
+                          onMoveComponent(c, e.target.value === "new" ? "new" : Number(e.target.value));
+                        }}
+                      >
+                        <option value="">Move to…</option>
+                        {stageNames.map((name, s) =>
+                          s === index ? null : (
+                            <option key={s} value={s}>
+                              stage {s + 1}: {name} (parallel)
+                            </option>
+                          ),
+                        )}
+                        {(isParallel || stageNames.length === 1) && (
+                          <option value="new">a stage of its own, next</option>
+                        )}
+                      </Select>
+                      <Button
+                        variant="ghost"
+                        aria-label={`Remove component ${c + 1} of stage ${index + 1}`}
+                        onClick={() => components.remove(c)}
+                      >
+                        ✕
+                      </Button>
+                    </div>
+                  </td>
+                </tr>
+                {openSource === c && (
+                  <tr>
+                    <td colSpan={PERCENTILES.length + 2}>
+                      <SourceEditor name={`stages.${index}.components.${c}.source`} id={`s${index}c${c}`} />
+                    </td>
+                  </tr>
+                )}
+              </Fragment>
             );
           })}
         </tbody>

@@ -110,6 +110,27 @@ test.describe("budgets: a team lead edits a budget", () => {
   });
 });
 
+test.describe("budgets: the editor's layout", () => {
+  test.use({ viewport: { width: 1400, height: 900 } });
+
+  test("row controls and the source editor stay inside the stage card on a 1400 px window", async ({ page }) => {
+    await page.goto("/services/chat-api/budget");
+    const stage = page.getByTestId("stage-2"); // Session ∥ rate limit: two parallel components
+    await stage.getByRole("button", { name: "Source" }).first().click();
+    await expect(stage.getByLabel("Unit")).toBeVisible();
+    const card = (await stage.boundingBox())!;
+    const inside = async (what: string, box: { x: number; width: number } | null) => {
+      expect(box, what).not.toBeNull();
+      expect(box!.x + box!.width, what).toBeLessThanOrEqual(card.x + card.width + 0.5);
+    };
+    for (const controls of await stage.getByTestId("component-controls").all())
+      await inside("component controls", await controls.boundingBox());
+    await inside("source editor", await stage.getByLabel("Label value 1").boundingBox());
+    // The source editor reads its histogram live.
+    await expect(stage.locator("[id$='-preview']")).toContainText(/Live now|No observations|Reading/);
+  });
+});
+
 test.describe("budgets: restructuring the pipeline", () => {
   test("moves a component into another stage as a parallel one, and out into a stage of its own", async ({
     page,

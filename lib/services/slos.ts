@@ -1,5 +1,6 @@
 import "server-only";
-import { finiteBounds } from "@/lib/domain/histogram";
+import { PERCENTILES, QUANTILE_OF, type PercentileKey } from "@/lib/domain/budget";
+import { finiteBounds, histogramQuantile } from "@/lib/domain/histogram";
 import {
   BURN_WINDOWS,
   alertStates,
@@ -15,7 +16,7 @@ import type { Db } from "@/lib/db/client";
 import { deleteSloRow, findSloRow, insertSlo, listSloRows, updateSloIfVersion, type SloRow } from "@/lib/db/slos";
 import { AppError } from "@/lib/errors";
 import { periodStart } from "@/lib/domain/calendar";
-import { kindOf } from "@/lib/domain/units";
+import { kindOf, unitOf, type HistogramKind, type HistogramUnit } from "@/lib/domain/units";
 import { fetchBucketIncreases, fetchLeValues, GROUP_LABEL } from "@/lib/prometheus/buckets";
 import { loadedRules, sloGroupName } from "@/lib/prometheus/loaded-rules";
 import { recordedSelector, recordName } from "@/lib/prometheus/rules";
@@ -453,7 +454,11 @@ export const deleteSlo = mutation(
   },
 );
 
-/** The real `le` bounds of a histogram, so an SLO editor can show which thresholds are exact. */
+/**
+ * The real bucket bounds of a histogram (so an SLO editor can show which thresholds are exact) and
+ * its live percentiles (so a source editor shows what it reads as it is typed): over the last 5
+ * minutes, or the last hour when the 5 minutes saw nothing.
+ */
 export async function getBucketBounds({
   prom,
   input,
@@ -462,10 +467,39 @@ export async function getBucketBounds({
   prom: CoalescingClient | null;
   input: unknown;
   now?: number;
-}): Promise<{ boundsMs: number[] }> {
+}): Promise<SourcePreview> {
   const { source } = parseInput(bucketBoundsInputSchema, input, "The request");
   if (!prom) throw new AppError("UNAVAILABLE", "Prometheus is not configured: set PROMETHEUS_URL.");
-  const result = await fetchBucketIncreases(prom, source, { windows: ["1h"], time: prom.alignTime(now) });
+  const result = await fetchBucketIncreases(prom, source, { windows: ["5m", "1h"], time: prom.alignTime(now) });
   if (result.status === "error") throw new AppError("UNAVAILABLE", `Prometheus query failed: ${result.error}`);
-  return { boundsMs: finiteBounds(result.groups.get("1h") ?? []).map((b) => b * 1000) };
+  const hour = result.groups.get("1h") ?? [];
+  const recent = result.groups.get("5m") ?? [];
+  const window = histogramQuantile(0.5, recent).kind !== "none" ? "5m" : "1h";
+  const buckets = window === "5m" ? recent : hour;
+  const percentilesMs: SourcePreview["percentilesMs"] = { p50: null, p95: null, p99: null };
+  const lowerBounds: PercentileKey[] = [];
+  for (const key of PERCENTILES) {
+    const estimate = histogramQuantile(QUANTILE_OF[key], buckets);
+    if (estimate.kind === "none") continue;
+    percentilesMs[key] = estimate.value * 1000;
+    if (estimate.kind === "atLeast") lowerBounds.push(key);
+  }
+  return {
+    boundsMs: finiteBounds(hour).map((b) => b * 1000),
+    percentilesMs,
+    lowerBounds,
+    window,
+    unit: unitOf(source),
+    kind: kindOf(source),
+  };
 }
+
+export type SourcePreview = {
+  boundsMs: number[];
+  percentilesMs: Record<PercentileKey, number | null>;
+  /** Percentiles in the +Inf bucket: at least the value given. */
+  lowerBounds: PercentileKey[];
+  window: "5m" | "1h";
+  unit: HistogramUnit;
+  kind: HistogramKind;
+};

@@ -13,6 +13,10 @@ export const LATENCY_BUCKETS = [
   0.1, 0.11, 0.12, 0.13, 0.14, 0.15, 0.175, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.9,
   1, 1.25, 1.5, 2, 2.5, 3, 5, 10,
 ];
+/** The OpenTelemetry Collector spanmetrics connector's default histogram buckets, in milliseconds. */
+export const SPANMETRICS_BUCKETS_MS = [2, 4, 6, 8, 10, 50, 100, 200, 400, 800, 1000, 1400, 2000, 5000, 10_000, 15_000];
+/** The span the traced pipeline's root is called: it lasts until the first token. */
+export const ROOT_SPAN = "POST /chat";
 const INCIDENTS: IncidentMode[] = ["none", "rag", "queue"];
 
 export type TrafficGenerator = {
@@ -117,6 +121,32 @@ export async function startTrafficGenerator(
   const running = engineGauge("vllm:num_requests_running", "Requests holding an engine slot.");
   const waiting = engineGauge("vllm:num_requests_waiting", "Requests waiting for a slot.");
 
+  // The same requests as traces through the OTel Collector's spanmetrics connector: one span per
+  // pipeline component and a root span, in milliseconds, as the connector exports them by default.
+  const spans = new Histogram({
+    name: "traces_span_metrics_duration_milliseconds",
+    help: "Duration of spans, from the spanmetrics connector.",
+    labelNames: ["service_name", "span_name", "span_kind", "status_code"],
+    buckets: SPANMETRICS_BUCKETS_MS,
+    registers: [registry],
+  });
+  const spanCalls = new Counter({
+    name: "traces_span_metrics_calls_total",
+    help: "Calls of spans, from the spanmetrics connector.",
+    labelNames: ["service_name", "span_name", "span_kind", "status_code"],
+    registers: [registry],
+  });
+  const span = (span_name: string, ms: number, ok = true) => {
+    const labels = {
+      service_name: service,
+      span_name,
+      span_kind: span_name === ROOT_SPAN ? "SPAN_KIND_SERVER" : "SPAN_KIND_INTERNAL",
+      status_code: ok ? "STATUS_CODE_UNSET" : "STATUS_CODE_ERROR",
+    };
+    spans.observe(labels, ms);
+    spanCalls.inc(labels);
+  };
+
   let incident: IncidentMode = "none";
   const tickMs = 250;
   const arrivalRps = options.requestsPerSecond ?? 20;
@@ -131,8 +161,11 @@ export async function startTrafficGenerator(
     last = now;
     for (; carry >= 1; carry--) {
       const r = simulateRequest(incident, Math.random, arrivalRps);
-      for (const c of COMPONENTS)
+      for (const c of COMPONENTS) {
         stage.observe({ service, stage: c.label, variant: r.variant }, r.componentMs.get(c.label)! / 1000);
+        span(c.label, r.componentMs.get(c.label)!);
+      }
+      span(ROOT_SPAN, r.ttftMs, r.outcome === "ok");
       ttft.observe({ service, variant: r.variant }, r.ttftMs / 1000);
       itl.observe({ service, variant: r.variant }, r.interTokenMs / 1000);
       tokens.inc({ service, variant: r.variant, kind: "prompt" }, r.promptTokens);

@@ -77,6 +77,23 @@ export const FIXTURE_SPANS: Record<string, [number, number][]> = {
 export const FIXTURE_VLLM_FINISHED: Record<string, number> = { stop: 12, length: 3, abort: 1, error: 2 };
 export const FIXTURE_VLLM_MODEL = "fixture-kpi-model";
 
+/**
+ * Each engine's TTFT (or end-to-end) histogram under its own name and labels, with the vLLM-like
+ * shape, so the presets and KPIs are checked against real series: name → labels.
+ */
+export const FIXTURE_ENGINES: Record<string, { metric: string; labels: Record<string, string> }> = {
+  sglang: { metric: "sglang:time_to_first_token_seconds", labels: { model_name: "fixture-sglang" } },
+  dynamo: { metric: "dynamo_frontend_time_to_first_token_seconds", labels: { model: "fixture-dynamo" } },
+  "llm-d": {
+    metric: "inference_objective_request_ttft_seconds",
+    labels: { model_name: "fixture-llmd", target_model_name: "fixture-llmd-v2" },
+  },
+  "tempo-spanmetrics": {
+    metric: "traces_spanmetrics_latency",
+    labels: { service: "fixture-tempo", span_name: "generate" },
+  },
+};
+
 export type FixtureExporter = { target: string; stop: () => Promise<void> };
 
 export async function startFixtureExporter(tickMs = 250): Promise<FixtureExporter> {
@@ -143,7 +160,20 @@ export async function startFixtureExporter(tickMs = 250): Promise<FixtureExporte
     buckets: VLLM_LIKE_BUCKETS,
     registers: [registry],
   });
+  const engines = Object.values(FIXTURE_ENGINES).map(
+    ({ metric, labels }) =>
+      [
+        new Histogram({
+          name: metric,
+          help: `${metric} (fixture)`,
+          labelNames: Object.keys(labels),
+          buckets: VLLM_LIKE_BUCKETS,
+          registers: [registry],
+        }).labels(labels),
+      ] as const,
+  );
   const tick = () => {
+    for (const [histogram] of engines) observe(histogram, FIXTURE_VLLM_TTFT);
     for (const [span_name, shape] of Object.entries(FIXTURE_SPANS))
       observe(
         spans.labels({

@@ -142,6 +142,12 @@ export function CapacityView({
                 : `${queue.measuredIsLowerBound ? "≥ " : ""}${queue.measuredMs.toFixed(0)} ms`}
             </strong>
             , budget <strong>{queue.budgetMs === null ? "none" : `${queue.budgetMs} ms`}</strong>.{" "}
+            {view.predictedWaitMgcMs !== null && view.serviceTimeCs2 !== null && (
+              <span data-testid="mgc-wait">
+                M/G/c (Allen–Cunneen, service-time Cs² {view.serviceTimeCs2.toFixed(2)}):{" "}
+                <strong>{view.predictedWaitMgcMs.toFixed(0)} ms</strong>.{" "}
+              </span>
+            )}
             {view.maxRpsWithinQueueBudget !== null && (
               <span className={overQueue ? "font-medium text-red-700 dark:text-red-400" : undefined}>
                 Queueing alone eats the budget above{" "}
@@ -153,6 +159,13 @@ export function CapacityView({
               </span>
             )}
           </p>
+        )}
+        {view.gaps.length > 0 && (
+          <ul className="space-y-1 rounded-md bg-amber-50 p-2 text-xs dark:bg-amber-950" data-testid="capacity-gaps">
+            {view.gaps.map((gap) => (
+              <li key={gap}>{gap}</li>
+            ))}
+          </ul>
         )}
         {view.curve.length > 0 ? (
           <QueueChart
@@ -170,7 +183,9 @@ export function CapacityView({
         )}
         <p className="text-xs text-slate-500">
           M/M/c: Poisson arrivals, exponential service times, one queue in front of c slots. Past about 80 % busy the
-          wait climbs steeply; the dot is where the service runs in the last {window}.
+          wait climbs steeply; the dot is where the service runs in the last {window}. The M/G/c figure corrects the
+          wait for how variable the measured service times really are (Allen–Cunneen: × (1 + Cs²) / 2), an
+          approximation.
         </p>
       </Card>
       <div className="grid gap-4 lg:grid-cols-2">

@@ -1,6 +1,15 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { erlangC, maxRpsWithinWaitBudget, planCapacity, queueCurve, queueMetrics, waitQuantileS } from "./capacity";
+import {
+  erlangC,
+  maxRpsWithinWaitBudget,
+  planCapacity,
+  queueCurve,
+  queueMetrics,
+  waitQuantileS,
+  allenCunneenWaitS,
+  serviceTimeCs2,
+} from "./capacity";
 
 describe("planCapacity (Little's law)", () => {
   it("gives seed 002's plan: 50 RPS × 2 s on 8 slots at 80 % → 100 slots, 16 GPUs, 3.2 RPS each, 51.2 RPS, 20 % headroom", () => {
@@ -112,5 +121,35 @@ describe("wait quantiles and the rate at which queueing eats its budget", () => 
     const at = (u: number) => curve.find((p) => Math.abs(p.utilization - u) < 1e-9)!;
     expect(at(0.5).meanWaitMs).toBeCloseTo(1000, 6);
     expect(at(0.9).meanWaitMs / at(0.8).meanWaitMs).toBeCloseTo(9 / 4, 6); // ρ/(1−ρ): 9 vs 4
+  });
+});
+
+describe("M/G/c by Allen–Cunneen", () => {
+  it("reads Cs² from a histogram: uniform on (0, 1] s has Var/E² = (1/12)/(1/4) = 1/3", () => {
+    const uniform = Array.from({ length: 11 }, (_, i) => ({
+      upperBound: i === 10 ? Infinity : (i + 1) / 10,
+      count: i === 10 ? 1000 : (i + 1) * 100,
+    }));
+    expect(serviceTimeCs2(uniform)).toBeCloseTo(1 / 3, 3);
+    // All at one value (a very narrow bucket): Cs² near 0, M/D/c-like.
+    expect(
+      serviceTimeCs2([
+        { upperBound: 0.2399, count: 0 },
+        { upperBound: 0.24, count: 10 },
+        { upperBound: Infinity, count: 10 },
+      ])!,
+    ).toBeLessThan(1e-6);
+    expect(serviceTimeCs2([])).toBeNull();
+  });
+
+  it("scales the M/M/c wait by (1 + Cs²) / 2: exponential service (Cs² = 1) changes nothing, deterministic halves it", () => {
+    const input = { arrivalRps: 20, serviceTimeS: 0.24, servers: 8 };
+    const mmc = waitQuantileS(input, 0.95);
+    expect(mmc).toBeGreaterThan(0);
+    expect(allenCunneenWaitS(input, 0.95, 1)).toBeCloseTo(mmc, 12);
+    expect(allenCunneenWaitS(input, 0.95, 0)).toBeCloseTo(mmc / 2, 12);
+    // Single server, mean wait: Pollaczek–Khinchine, Wq = λ E[S²] / (2 (1 − ρ)); for M/D/1 at ρ = 0.5, S = 1: 0.5.
+    const md1 = { arrivalRps: 0.5, serviceTimeS: 1, servers: 1 };
+    expect(queueMetrics(md1).meanWaitS! * ((1 + 0) / 2)).toBeCloseTo(0.5, 9);
   });
 });

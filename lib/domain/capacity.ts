@@ -1,3 +1,5 @@
+import { normaliseBuckets, type Bucket } from "./histogram";
+
 // Capacity from queueing theory. Little's law (L = λW) sizes a fleet; M/M/c with Erlang C says
 // how long requests wait for a free slot as utilisation rises, and so at what arrival rate the
 // queue stage alone would eat its latency budget. Pure: numbers in, numbers out.
@@ -162,4 +164,40 @@ export function queueCurve({ serviceTimeS, servers }: Omit<QueueInput, "arrivalR
     });
   }
   return points;
+}
+
+/**
+ * The squared coefficient of variation of service times, Cs² = Var(S) / E[S]², read from a
+ * histogram as Prometheus reads one (uniform inside each bucket). The +Inf bucket's share is put
+ * at the last finite bound, so a heavy tail there makes Cs² an underestimate; null without data.
+ */
+export function serviceTimeCs2(buckets: readonly Bucket[]): number | null {
+  const sorted = normaliseBuckets(buckets);
+  const total = sorted[sorted.length - 1]?.count ?? 0;
+  if (!(total > 0) || sorted.length < 2) return null;
+  let previousBound = 0;
+  let previousCount = 0;
+  let m1 = 0;
+  let m2 = 0;
+  for (const bucket of sorted) {
+    const share = (bucket.count - previousCount) / total;
+    const [a, b] = Number.isFinite(bucket.upperBound)
+      ? [Math.max(0, previousBound), bucket.upperBound]
+      : [previousBound, previousBound];
+    // Uniform on [a, b]: E = (a + b) / 2, E² = (a² + ab + b²) / 3.
+    m1 += (share * (a + b)) / 2;
+    m2 += (share * (a * a + a * b + b * b)) / 3;
+    previousBound = Number.isFinite(bucket.upperBound) ? bucket.upperBound : previousBound;
+    previousCount = bucket.count;
+  }
+  return m1 > 0 ? Math.max(0, m2 / (m1 * m1) - 1) : null;
+}
+
+/**
+ * Allen–Cunneen's M/G/c approximation: the M/M/c wait scaled by (Ca² + Cs²) / 2, with Poisson
+ * arrivals (Ca² = 1) and the service times' own Cs². Exact for c = 1 means (Pollaczek–Khinchine);
+ * the quantile is scaled the same way, an approximation labelled as such where it is shown.
+ */
+export function allenCunneenWaitS(input: QueueInput, q: number, cs2: number): number {
+  return waitQuantileS(input, q) * ((1 + cs2) / 2);
 }

@@ -1,6 +1,8 @@
 import "server-only";
 import { percentileKeyOf } from "@/lib/domain/budget";
 import {
+  allenCunneenWaitS,
+  serviceTimeCs2,
   maxRpsWithinWaitBudget,
   planCapacity,
   queueCurve,
@@ -12,6 +14,7 @@ import {
 } from "@/lib/domain/capacity";
 import { histogramQuantile } from "@/lib/domain/histogram";
 import { known } from "@/lib/domain/kpis";
+import { kindOf } from "@/lib/domain/units";
 import { fetchBucketRates } from "@/lib/prometheus/buckets";
 import { capacityExprs, KPI_LABEL, taggedExprs } from "@/lib/prometheus/kpis";
 import { assertDuration, selector } from "@/lib/prometheus/promql";
@@ -73,12 +76,43 @@ export type LiveCapacity = {
   } | null;
   /** M/M/c's wait at the budget's percentile for the measured load. */
   predictedWaitMs: number | null;
+  /** Var(S)/E[S]² of the inference histogram: 1 for exponential service times, 0 for constant ones. */
+  serviceTimeCs2: number | null;
+  /** Allen–Cunneen's M/G/c approximation of the same wait, from the service times' own variability. */
+  predictedWaitMgcMs: number | null;
+  /** Where the live numbers disagree, why they may, and which one the prediction uses. */
+  gaps: string[];
   maxRpsWithinQueueBudget: number | null;
   headroomRps: number | null;
   curve: CurvePoint[];
   /** What could not be read, and what to set to get it. */
   notes: string[];
 };
+
+/** The engine's slot time: what M/M/c calls the service time. */
+const SERVICE_TIME_HISTOGRAM = "vllm:request_inference_time_seconds";
+
+/** Where two live readings that should agree do not, said on the page with the likely reasons. */
+export function explainGaps(view: LiveCapacity, key: string): string[] {
+  const gaps: string[] = [];
+  const { arrivalRps, serviceTimeS, running } = view;
+  if (arrivalRps !== null && serviceTimeS !== null && running !== null && view.serviceTimeSource === "histogram") {
+    const little = arrivalRps * serviceTimeS;
+    if (Math.abs(little - running) > 0.25 * Math.max(little, running) && Math.abs(little - running) >= 1)
+      gaps.push(
+        `The running gauge says ${running.toFixed(1)} requests hold a slot; λ × S says ${little.toFixed(1)}. ` +
+          `The gauge may count requests the arrival histogram does not see (other clients of the same engine), or the inference histogram may miss part of the slot time. The prediction uses λ × S.`,
+      );
+  }
+  const measured = view.queueComponent?.measuredMs ?? null;
+  const predicted = view.predictedWaitMgcMs ?? view.predictedWaitMs;
+  if (measured !== null && predicted !== null && measured - predicted > Math.max(20, 0.5 * predicted))
+    gaps.push(
+      `The measured queue ${key} (${measured.toFixed(0)} ms) is above the predicted wait (${predicted.toFixed(0)} ms): ` +
+        `arrivals may come in bursts (the model assumes Poisson), the slot count may be lower than the model's, or the queue component may time more than the wait for a slot (admission, retries).`,
+    );
+  return gaps;
+}
 
 function findQueue(budget: BudgetView) {
   for (const stage of budget.stages)
@@ -92,7 +126,10 @@ function findQueue(budget: BudgetView) {
 function arrivalsExpr(budget: BudgetView, window: string): string | null {
   const source =
     budget.endToEndSource ?? budget.stages.flatMap((s) => s.components).find((c) => c.source)?.source ?? null;
-  return source ? `sum(rate(${selector(`${source.metric}_count`, source.matchers)}[${assertDuration(window)}]))` : null;
+  if (!source) return null;
+  return kindOf(source) === "native"
+    ? `histogram_count(sum(rate(${selector(source.metric, source.matchers)}[${assertDuration(window)}])))`
+    : `sum(rate(${selector(`${source.metric}_count`, source.matchers)}[${assertDuration(window)}]))`;
 }
 
 export async function getLiveCapacity({
@@ -132,6 +169,9 @@ export async function getLiveCapacity({
         }
       : null,
     predictedWaitMs: null,
+    serviceTimeCs2: null,
+    predictedWaitMgcMs: null,
+    gaps: [],
     maxRpsWithinQueueBudget: null,
     headroomRps: null,
     curve: [],
@@ -145,11 +185,13 @@ export async function getLiveCapacity({
     return view;
   }
   const matchers = budget.endToEndSource?.matchers ?? {};
+  const histograms = [
+    { key: "service", source: { metric: SERVICE_TIME_HISTOGRAM, matchers } },
+    ...(queue?.component.source ? [{ key: "queue", source: queue.component.source }] : []),
+  ];
   const [instant, queueBuckets] = await Promise.all([
     prom.query(taggedExprs(capacityExprs(matchers, arrivals, window)), view.at),
-    queue?.component.source
-      ? fetchBucketRates(prom, [{ key: "queue", source: queue.component.source }], { window, time: view.at })
-      : null,
+    fetchBucketRates(prom, histograms, { window, time: view.at }),
   ]);
   if (instant.status === "error") {
     return { ...view, prometheus: "down", error: `Prometheus query failed: ${instant.error}` };
@@ -174,7 +216,11 @@ export async function getLiveCapacity({
       view.serversSource = "metric";
     } else view.notes.push("No slot count: export llm_engine_slots, or say how many with ?servers=.");
   }
-  if (queueBuckets?.status === "success" && view.queueComponent) {
+  if (queueBuckets.status === "success") {
+    const service = queueBuckets.groups.get("service");
+    view.serviceTimeCs2 = service ? serviceTimeCs2(service) : null;
+  }
+  if (queueBuckets.status === "success" && view.queueComponent) {
     const estimate = histogramQuantile(budget.quantile, queueBuckets.groups.get("queue") ?? []);
     if (estimate.kind !== "none") {
       view.queueComponent.measuredMs = estimate.value * 1000;
@@ -190,6 +236,9 @@ export async function getLiveCapacity({
     view.utilization = view.queue.utilization;
     const wait = waitQuantileS(input, budget.quantile);
     view.predictedWaitMs = Number.isFinite(wait) ? wait * 1000 : null;
+    if (view.serviceTimeCs2 !== null && Number.isFinite(wait))
+      view.predictedWaitMgcMs = allenCunneenWaitS(input, budget.quantile, view.serviceTimeCs2) * 1000;
+    view.gaps = explainGaps(view, key);
     view.curve = queueCurve({ serviceTimeS, servers }, budget.quantile);
     const budgetMs = view.queueComponent?.budgetMs ?? null;
     if (budgetMs !== null) {

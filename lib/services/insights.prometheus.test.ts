@@ -230,6 +230,12 @@ describe("capacity on the demo's traffic", () => {
     expect(queued.queue!.meanWaitS!).toBeGreaterThan(healthy.queue!.meanWaitS! * 2);
     expect(queued.predictedWaitMs!).toBeGreaterThanOrEqual(healthy.predictedWaitMs!);
     expect(queued.queueComponent!.measuredMs!).toBeGreaterThan(healthy.queueComponent!.measuredMs!);
+    // The demo's engine is consistent: the running gauge agrees with λ × S, the measured queue with
+    // the prediction, and inference times are exponential (Cs² ≈ 1, so M/G/c ≈ M/M/c).
+    expect(healthy.gaps).toEqual([]);
+    expect(healthy.serviceTimeCs2!).toBeGreaterThan(0.6);
+    expect(healthy.serviceTimeCs2!).toBeLessThan(1.4);
+    expect(healthy.predictedWaitMgcMs).not.toBeNull();
   });
 
   it("takes the slot count from the caller when asked", async () => {

@@ -150,7 +150,18 @@ export async function startTrafficGenerator(
   let incident: IncidentMode = "none";
   const tickMs = 250;
   const arrivalRps = options.requestsPerSecond ?? 20;
-  slots.set({ service }, engineSlots(arrivalRps));
+  const servers = engineSlots(arrivalRps);
+  slots.set({ service }, servers);
+  // The rate really generated over the last 10 s: on a busy machine ticks fire late and fewer
+  // requests arrive than configured, and the engine's queue and gauges must follow what arrives,
+  // or the capacity view's prediction (from measured λ) and the measured queue disagree.
+  const started = performance.now();
+  const recent: number[] = [];
+  const effectiveRps = (now: number) => {
+    while (recent.length && recent[0]! < now - 10_000) recent.shift();
+    const span = Math.min(10_000, now - started);
+    return span >= 2000 ? (recent.length * 1000) / span : arrivalRps;
+  };
   // Requests follow the wall clock, not the tick count: a busy machine that fires ticks late still
   // generates the configured rate (in bursts), so the engine model's arrival rate stays true.
   let carry = 0;
@@ -159,8 +170,10 @@ export async function startTrafficGenerator(
     const now = performance.now();
     carry = Math.min(carry + (arrivalRps * (now - last)) / 1000, arrivalRps * 10);
     last = now;
+    const rate = effectiveRps(now);
     for (; carry >= 1; carry--) {
-      const r = simulateRequest(incident, Math.random, arrivalRps);
+      recent.push(now);
+      const r = simulateRequest(incident, Math.random, rate, servers);
       for (const c of COMPONENTS) {
         stage.observe({ service, stage: c.label, variant: r.variant }, r.componentMs.get(c.label)! / 1000);
         span(c.label, r.componentMs.get(c.label)!);
@@ -184,7 +197,7 @@ export async function startTrafficGenerator(
       accepted.inc(vllm, r.acceptedTokens);
       responseCache.inc({ service, result: r.responseCacheHit ? "hit" : "miss" });
     }
-    const gauges = engineGauges(incident, arrivalRps);
+    const gauges = engineGauges(incident, effectiveRps(now), Math.random, servers);
     running.set(vllm, gauges.running);
     waiting.set(vllm, gauges.waiting);
   }, tickMs);

@@ -51,20 +51,32 @@ export function engineSlots(arrivalRps: number): number {
   return Math.max(1, Math.round((ENGINE.slotsPer20Rps * arrivalRps) / 20));
 }
 
-/** The engine's gauges at an arrival rate: busy slots (Little's law, λS) and the M/M/c queue length, with noise. */
-/** A queue wait in M/M/c: none with probability 1 − C, else exponential with rate cμ − λ. */
-export function queueWaitMs(incident: IncidentMode, arrivalRps: number, random: () => number = Math.random): number {
+/**
+ * A queue wait in M/M/c: none with probability 1 − C, else exponential with rate cμ − λ. The
+ * arrival rate is the one the generator really produced (a busy machine fires late), the slots
+ * are the fleet's, sized for the configured rate.
+ */
+export function queueWaitMs(
+  incident: IncidentMode,
+  arrivalRps: number,
+  random: () => number = Math.random,
+  servers = engineSlots(arrivalRps),
+): number {
   const serviceTimeS = ENGINE.serviceTimeS[incident];
-  const servers = engineSlots(arrivalRps);
   const { probabilityOfWait, stable } = queueMetrics({ arrivalRps, serviceTimeS, servers });
   if (!stable) return 10_000;
   if (random() >= probabilityOfWait) return 0;
   return (-1000 * Math.log(1 - random())) / (servers / serviceTimeS - arrivalRps);
 }
 
-export function engineGauges(incident: IncidentMode, arrivalRps: number, random: () => number = Math.random) {
+/** The engine's gauges at an arrival rate: busy slots (Little's law, λS) and the M/M/c queue length, with noise. */
+export function engineGauges(
+  incident: IncidentMode,
+  arrivalRps: number,
+  random: () => number = Math.random,
+  servers = engineSlots(arrivalRps),
+) {
   const serviceTimeS = ENGINE.serviceTimeS[incident];
-  const servers = engineSlots(arrivalRps);
   const queue = queueMetrics({ arrivalRps, serviceTimeS, servers });
   const jitter = () => 1 + 0.2 * (random() - 0.5);
   return {
@@ -97,6 +109,7 @@ export function simulateRequest(
   incident: IncidentMode,
   random: () => number = Math.random,
   arrivalRps = 20,
+  servers = engineSlots(arrivalRps),
 ): SimulatedRequest {
   const variant = random() < 0.5 ? "control" : "treatment";
   const componentMs = new Map<string, number>();
@@ -105,7 +118,7 @@ export function simulateRequest(
     let ms = logNormalMs(c.medianMs, c.p95Ms, random);
     if (c.label === "rag" && incident === "rag") ms *= 3;
     // Admission takes a few ms; the wait for a slot is the engine's M/M/c queue.
-    if (c.label === "queue") ms = logNormalMs(2, 5, random) + queueWaitMs(incident, arrivalRps, random);
+    if (c.label === "queue") ms = logNormalMs(2, 5, random) + queueWaitMs(incident, arrivalRps, random, servers);
     // Prefix caching in the treatment: about 25 ms off the first token.
     if (c.label === "llm_first_token" && variant === "treatment") ms = Math.max(5, ms - 25);
     componentMs.set(c.label, ms);

@@ -12,7 +12,16 @@ async function incident(mode: "none" | "rag" | "queue") {
   await fetch(`${traffic}/incident?mode=${mode}`, { method: "POST" });
 }
 
-type Shot = { path: string; incident: "none" | "rag" | "queue"; ready: (page: Page) => Promise<unknown> };
+type Shot = {
+  path: string;
+  incident: "none" | "rag" | "queue";
+  ready: (page: Page) => Promise<unknown>;
+  /** Pages only editors see: sign in as the demo admin first. */
+  signedIn?: boolean;
+  fullPage?: boolean;
+};
+
+const SPANS = "traces_span_metrics_duration_milliseconds";
 
 const SHOTS: Record<string, Shot> = {
   kpis: {
@@ -29,6 +38,42 @@ const SHOTS: Record<string, Shot> = {
     path: `/services/chat-api/whatif?window=1m&change=${encodeURIComponent("RAG retrieval:×0.7")}`,
     incident: "none",
     ready: (page) => page.getByRole("img", { name: /End-to-end distribution/ }).waitFor(),
+  },
+  wizard: {
+    path: "/services/new/telemetry",
+    incident: "none",
+    signedIn: true,
+    fullPage: true,
+    ready: async (page) => {
+      await page.getByLabel("Name", { exact: true }).fill("RAG API (traced)");
+      await page.getByLabel("Search histograms").fill("span_metrics");
+      await page.getByRole("button", { name: `Use ${SPANS} as end to end` }).click();
+      await page.getByLabel("Only span_name").selectOption("POST /chat");
+      await page.getByRole("button", { name: `Stages by span_name of ${SPANS}` }).click();
+      for (const span of ["gateway", "orchestrator", "rag", "safety", "queue", "llm_first_token"])
+        await page.getByLabel(span, { exact: true }).check();
+      await page.getByRole("button", { name: "Add 6 as stages" }).click();
+      await page
+        .getByRole("list", { name: "Stages" })
+        .getByRole("listitem")
+        .nth(3)
+        .getByLabel("parallel with the one above")
+        .check();
+      await page.getByRole("button", { name: "Measure and propose budgets" }).click();
+      await page.getByTestId("proposal-note").waitFor();
+    },
+  },
+  source: {
+    path: "/services/chat-api/budget",
+    incident: "none",
+    signedIn: true,
+    ready: async (page) => {
+      await page.getByTestId("stage-4-component-1").getByRole("button", { name: "Source" }).click();
+      await page
+        .locator("#s4c1-preview")
+        .filter({ hasText: /^Live now/ })
+        .waitFor({ timeout: 30_000 });
+    },
   },
   report: {
     path: "/services/chat-api/report?window=1m",
@@ -48,13 +93,23 @@ try {
     // Let a minute of the incident reach the window.
     if (shot.incident !== "none") await new Promise((resolve) => setTimeout(resolve, 65_000));
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, colorScheme: "light" });
+    if (shot.signedIn) {
+      const response = await page.request.post(`${app}/api/auth/sign-in/email`, {
+        data: {
+          email: process.env.LB_DEMO_EMAIL ?? "admin@example.com",
+          password: process.env.LB_DEMO_PASSWORD ?? "latency-budgets-demo",
+        },
+      });
+      if (!response.ok()) throw new Error(`Signing in for the ${name} screenshot: ${response.status()}`);
+    }
     await page.goto(`${app}${shot.path}`);
     await shot.ready(page);
     // Hydrated: charts draw in the browser, and forms take their defaults there.
     await page.waitForLoadState("networkidle");
-    if (name !== "report") await page.locator(".recharts-line").first().waitFor({ timeout: 30_000 });
+    if (!["report", "wizard", "source"].includes(name))
+      await page.locator(".recharts-line").first().waitFor({ timeout: 30_000 });
     await page.waitForTimeout(1000);
-    await page.screenshot({ path: `public/screenshot-${name}.png`, fullPage: name !== "report" });
+    await page.screenshot({ path: `public/screenshot-${name}.png`, fullPage: shot.fullPage ?? name !== "report" });
     await page.close();
     console.log(`public/screenshot-${name}.png`);
   }

@@ -82,7 +82,7 @@ export function StageCard({ index, count, time, stageNames, onMove, onMoveCompon
                 {p} (ms)
               </th>
             ))}
-            <th className="w-44" />
+            <th className="w-72" />
           </tr>
         </thead>
         <tbody>
@@ -140,7 +140,7 @@ export function StageCard({ index, count, time, stageNames, onMove, onMoveCompon
                       </Button>
                       <Select
                         aria-label={`Move component ${c + 1} of stage ${index + 1} to`}
-                        className="inline-block w-auto max-w-[8.5rem] truncate"
+                        className="inline-block w-auto max-w-[7.5rem] truncate"
                         value=""
                         onChange={(e) => {
                           if (e.target.value === "") return;

@@ -239,7 +239,7 @@ export function TelemetryWizard() {
                 onDragOver={(e) => e.preventDefault()}
                 onDrop={(e) => onDrop(e, i)}
                 className={cx(
-                  "flex min-w-0 flex-wrap items-center gap-2 rounded-md border border-slate-200 p-2 text-sm dark:border-slate-800",
+                  "flex min-w-0 flex-wrap items-center gap-2 rounded-md border border-slate-200 p-2 text-sm sm:flex-nowrap dark:border-slate-800",
                   stage.parallel && "ml-6 border-dashed",
                   dragging === i && "opacity-50",
                 )}
@@ -247,16 +247,18 @@ export function TelemetryWizard() {
                 <span aria-hidden className="cursor-grab text-slate-400">
                   ⋮⋮
                 </span>
-                <TextInput
-                  aria-label={`Stage ${i + 1} name`}
-                  className="w-48 min-w-0"
-                  value={stage.name}
-                  onChange={(e) => update(stages.map((s, j) => (j === i ? { ...s, name: e.target.value } : s)))}
-                />
-                <code className="min-w-0 truncate text-xs text-slate-500" title={describeSource(stage.source)}>
+                <div className="w-48 shrink-0">
+                  <TextInput
+                    aria-label={`Stage ${i + 1} name`}
+                    className="w-48 min-w-0"
+                    value={stage.name}
+                    onChange={(e) => update(stages.map((s, j) => (j === i ? { ...s, name: e.target.value } : s)))}
+                  />
+                </div>
+                <code className="min-w-0 flex-1 truncate text-xs text-slate-500" title={describeSource(stage.source)}>
                   {describeSource(stage.source)}
                 </code>
-                <span className="ml-auto flex shrink-0 items-center gap-1">
+                <span className="flex shrink-0 items-center gap-1">
                   {i > 0 && (
                     <label className="flex items-center gap-1 text-xs">
                       <input

@@ -7,6 +7,7 @@ import { componentKey, END_TO_END_KEY } from "../lib/domain/waterfall";
 import { taggedBucketQuery } from "../lib/prometheus/promql";
 import { GROUP_LABEL } from "../lib/prometheus/buckets";
 import { createService } from "../lib/services/services";
+import { runDiscoveryBench } from "./discovery";
 import { runExperimentBench } from "./experiments";
 import { runLongWindowBench } from "./long-window";
 import { runPlannerBench } from "./planner";
@@ -211,6 +212,9 @@ for (const row of runExperimentBench()) report(row.name, row.value, row.target, 
 
 console.log("\n28-day SLOs on a backfilled month (promtool; a few minutes)…");
 for (const row of await runLongWindowBench()) report(row.name, row.value, row.target, row.met);
+
+console.log("\nDiscovery against a Prometheus with 100,000 series…");
+for (const row of await runDiscoveryBench()) report(row.name, row.value, row.target, row.met);
 
 const missed = results.filter((r) => !r.met);
 console.log(

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import * as capacityPlanRoute from "@/app/api/capacity/plan/route";
 import * as discoveryRoute from "@/app/api/discovery/histograms/route";
+import * as proposalsRoute from "@/app/api/proposals/route";
 import * as capacityQueueRoute from "@/app/api/capacity/queue/route";
 import * as experimentsRoute from "@/app/api/experiments/route";
 import * as importRoute from "@/app/api/experiments/[id]/import-prometheus/route";
@@ -607,6 +608,47 @@ const endpoints: Endpoint[] = [
           .map((variantLabel) => ({ body: JSON.stringify({ variantLabel }) })),
         notText.filter((v) => v !== null).map((costMetric) => ({ body: JSON.stringify({ costMetric }) })),
       ),
+  },
+  {
+    // A calculation, but its sources reach Prometheus: every fault is refused before anything is asked.
+    name: "POST /api/proposals",
+    handler: proposalsRoute.POST as Handler,
+    method: "POST",
+    params: () => ({}),
+    cases: () => {
+      const valid = () => ({
+        targetMs: 700,
+        quantile: 0.95,
+        window: "1h",
+        stages: [
+          {
+            name: "RAG",
+            components: [
+              { name: "rag", source: { preset: "custom", metric: "rag_seconds", matchers: { stage: "rag" } } },
+            ],
+          },
+        ],
+      });
+      const source = ["stages", 0, "components", 0, "source"];
+      return fc.oneof(
+        bodyFaults(valid),
+        field(valid, ["targetMs"], fc.oneof(notNumber, fc.constantFrom(0, -1, 1e308))),
+        field(valid, ["quantile"], fc.constantFrom(0.9, "p95", null)),
+        field(valid, ["window"], fc.oneof(withNul, fc.constantFrom("1x", "0m", "99999d"))),
+        field(valid, ["stages"], fc.constantFrom([], [{ name: "S", components: [] }], null)),
+        field(valid, [...source, "metric"], fc.oneof(withNul, fc.constantFrom("9lives", "x_bucket", "a-b", ""))),
+        field(valid, [...source, "unit"], fc.constantFrom("microseconds", 1, null)),
+        field(valid, [...source, "kind"], fc.constantFrom("exponential", 1)),
+        field(
+          valid,
+          [...source, "matchers"],
+          fc.oneof(
+            fc.constantFrom({ le: "1" }, { __name__: "x" }, { "a-b": "x" }),
+            withNul.map((v) => ({ a: v })),
+          ),
+        ),
+      );
+    },
   },
   {
     name: "POST /api/capacity/plan",

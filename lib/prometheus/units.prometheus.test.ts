@@ -1,3 +1,7 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { histogramQuantile, type Bucket } from "@/lib/domain/histogram";
 import type { MetricSource } from "@/lib/domain/budget";
@@ -7,7 +11,7 @@ import { fetchBucketIncreases, fetchBucketRates, fetchLeValues } from "./buckets
 import { createPrometheusClient } from "./client";
 import { scalarExprs } from "./kpis";
 import { nativeSelector, selector } from "./promql";
-import { quantileExpr } from "./rules";
+import { buildRuleGroups, quantileExpr, renderRules } from "./rules";
 import { countSloThreshold, goodRateExpr, totalRateExpr } from "./sli";
 
 // Telemetry as teams have it, against a real Prometheus started with native histograms on: a
@@ -158,5 +162,85 @@ describe("vLLM's error rate", () => {
     const exprs = scalarExprs({ model_name: FIXTURE_VLLM_MODEL }, WINDOW, null);
     const rate = await scalar(exprs.errorRate!, now());
     expect(rate).toBeCloseTo(3 / 18, 9);
+  });
+});
+
+describe("rules for millisecond and native histograms", () => {
+  const spec = (name: string, source: MetricSource, counted: Awaited<ReturnType<typeof countSloThreshold>>) => ({
+    name,
+    indicator: "Generate",
+    source,
+    thresholdMs: 700,
+    objective: 0.75,
+    windowDays: 28,
+    windowKind: "rolling" as const,
+    calendarUnit: null,
+    timeZone: "UTC",
+    budgetingMethod: "occurrences" as const,
+    timesliceMinutes: null,
+    timesliceTarget: null,
+    counted,
+  });
+
+  it("pass promtool, and their recorded good/total equal the known share (8 of 10 under 700 ms)", async () => {
+    const time = now();
+    const msSource = spans("generate");
+    const nativeSource = native("fixture_native_latency_seconds", "slow");
+    const service = {
+      slug: "units",
+      name: "Units",
+      budget: {
+        indicator: "TTFT",
+        targetMs: 700,
+        quantile: 0.95,
+        endToEndSource: msSource,
+        stages: [
+          {
+            name: "Native",
+            components: [{ name: "slow", budgetMs: { p50: null, p95: 500, p99: null }, source: nativeSource }],
+          },
+        ],
+      },
+      slos: [
+        spec(
+          "ms",
+          msSource,
+          await countSloThreshold(client, { ...spec("x", msSource, null as never), thresholdMode: "snap" }, time),
+        ),
+        spec(
+          "native",
+          nativeSource,
+          await countSloThreshold(client, { ...spec("x", nativeSource, null as never), thresholdMode: "snap" }, time),
+        ),
+      ],
+    };
+    const groups = buildRuleGroups([service], { dashboardUrl: "http://localhost:3000", componentFor: "5m" });
+    const text = renderRules(groups, "prometheus", "units");
+    const dir = mkdtempSync(join(tmpdir(), "lb-units-rules-"));
+    writeFileSync(join(dir, "rules.yaml"), text);
+    const checked = spawnSync(
+      process.env.PROMTOOL_BIN ?? "/usr/bin/promtool",
+      ["check", "rules", join(dir, "rules.yaml")],
+      {
+        encoding: "utf8",
+      },
+    );
+    expect(checked.status, checked.stdout + checked.stderr).toBe(0);
+    for (const group of groups.filter((g) => g.name.includes("/slo/"))) {
+      const rule = (record: string) =>
+        (group.rules.find((r) => "record" in r && r.record === record) as { expr: string }).expr.replaceAll(
+          "[5m]",
+          `[${WINDOW}]`,
+        );
+      const good = await scalar(rule("latency_budgets:slo_good:rate5m"), time);
+      const total = await scalar(rule("latency_budgets:slo_total:rate5m"), time);
+      expect(good! / total!, group.name).toBeCloseTo(0.8, 9);
+    }
+    // The budget alert on the native component reads its p95 in seconds: over 500 ms, so it fires.
+    const alert = groups.flatMap((g) => g.rules).find((r) => "alert" in r && r.alert === "ComponentOverBudget") as {
+      expr: string;
+    };
+    expect(alert.expr).toContain("> 0.5");
+    expect(await scalar(alert.expr.replaceAll("[5m]", `[${WINDOW}]`), time)).toBeGreaterThan(0.5);
   });
 });

@@ -145,6 +145,41 @@ ${sloYaml(service)}`;
     }
   });
 
+  it("exports a millisecond histogram's threshold in milliseconds, and a stated unit, and imports both back", async () => {
+    const service = slug();
+    await createService({ db, actor, input: { slug: service, name: "Spans" } });
+    const spans = {
+      preset: "otel-spanmetrics",
+      metric: "traces_span_metrics_duration_milliseconds",
+      matchers: { span_name: "rag" },
+    };
+    const stated = { preset: "custom", metric: "rag_latency", matchers: {}, unit: "milliseconds" as const };
+    await createSlo({
+      db,
+      actor,
+      slug: service,
+      input: { name: "RAG", source: spans, thresholdMs: 700, objective: 0.99 },
+    });
+    await createSlo({
+      db,
+      actor,
+      slug: service,
+      input: { name: "Stated", source: stated, thresholdMs: 250, objective: 0.9 },
+    });
+    const { text } = await exportOpenSlo({ db, slug: service });
+    expect(text).toContain('traces_span_metrics_duration_milliseconds_bucket{le=\"700\",span_name=\"rag\"}');
+    expect(text).toContain('rag_latency_bucket{le=\"250\"}');
+    expect(text).toContain("latency-budgets.dev/unit: milliseconds");
+    for (const row of await getSloStatuses({ db, prom: null, slug: service }))
+      await deleteSlo({ db, actor, slug: service, id: row.id });
+    await importOpenSlo({ db, actor, text });
+    const back = Object.fromEntries(
+      (await getSloStatuses({ db, prom: null, slug: service })).map((row) => [row.name, row]),
+    );
+    expect(back.RAG).toMatchObject({ thresholdMs: 700, source: spans });
+    expect(back.Stated).toMatchObject({ thresholdMs: 250, source: stated });
+  });
+
   it("bounds YAML aliases (no billion laughs) and the number of documents", async () => {
     const laughs = ["a: &a [x, x, x, x, x, x, x, x, x, x]"];
     for (let i = 1; i < 9; i++)

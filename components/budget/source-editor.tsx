@@ -168,7 +168,16 @@ function SourcePreviewLine({
       .map((key) => `${key} ${formatMeasuredMs(data.percentilesMs[key], data.lowerBounds.includes(key))}`)
       .join(" · ")} — ${data.kind}, ${data.unit}, ${data.boundsMs.length} bucket bounds`;
   return (
-    <p id={`${id}-preview`} aria-live="polite" className="text-xs text-slate-600 sm:col-span-2 dark:text-slate-400">
+    <p
+      id={`${id}-preview`}
+      aria-live="polite"
+      title={
+        data?.boundsMs.length
+          ? `Bucket bounds (ms): ${data.boundsMs.map((b) => Math.round(b * 1000) / 1000).join(", ")}`
+          : undefined
+      }
+      className="text-xs text-slate-600 sm:col-span-2 dark:text-slate-400"
+    >
       {text}
     </p>
   );

@@ -19,9 +19,15 @@ const ms = (v: number) => `${Math.round(v * 100) / 100} ms`;
 
 export function thresholdNote(slo: SloStatus): string {
   if (slo.countedBoundMs === null) return "";
-  if (slo.thresholdMode === "exact") return `${ms(slo.thresholdMs)} is a bucket bound: counted exactly.`;
   const below = [...slo.bucketBoundsMs].reverse().find((b) => b < slo.thresholdMs);
   const above = slo.bucketBoundsMs.find((b) => b > slo.thresholdMs);
+  if (slo.histogramKind === "native")
+    return `${ms(slo.thresholdMs)} is counted by histogram_fraction on the native histogram: no bucket to snap to${
+      below !== undefined && above !== undefined
+        ? `, interpolated only inside the native bucket ${ms(below)}–${ms(above)}`
+        : ""
+    }.`;
+  if (slo.thresholdMode === "exact") return `${ms(slo.thresholdMs)} is a bucket bound: counted exactly.`;
   if (above === undefined)
     return `${ms(slo.thresholdMs)} is above the highest bucket bound: counted at ${ms(slo.countedBoundMs)}, which can only understate attainment.`;
   const between = `between the bounds ${below !== undefined ? ms(below) : "0"} and ${ms(above)}`;

@@ -57,6 +57,9 @@ export type SloStatus = {
   thresholdPreference: "snap" | "interpolate";
   /** The bound actually counted as good, in ms. */
   countedBoundMs: number | null;
+  /** The histogram's kind and unit: a native one is counted by histogram_fraction, at any threshold. */
+  histogramKind: HistogramKind;
+  histogramUnit: HistogramUnit;
   bucketBoundsMs: number[];
   objective: number;
   /** The window viewed: a duration, or the calendar period so far (from periodStart). */
@@ -105,6 +108,8 @@ function baseStatus(slo: SloRow, view: ViewWindow, error: string | null): SloSta
     thresholdMode: "exact",
     thresholdPreference: slo.thresholdMode,
     countedBoundMs: null,
+    histogramKind: kindOf(slo.source),
+    histogramUnit: unitOf(slo.source),
     bucketBoundsMs: [],
     objective: slo.objective,
     window: view.label,

@@ -9,6 +9,7 @@ import { selector } from "@/lib/prometheus/promql";
 import { FIXTURE_ENGINES, FIXTURE_VLLM_MODEL } from "@/test/fixture-exporter";
 import { systemActor } from "./actor";
 import { discoverHistograms } from "./discovery";
+import { getLiveCapacity } from "./capacity";
 import { getKpis } from "./kpis";
 import { createService } from "./services";
 
@@ -75,5 +76,35 @@ describe("engine presets on their own names", () => {
     const view = await getKpis({ db, prom, slug, query: { window: "1m" } });
     expect(view.endToEndMs.metric).toBe("vllm:e2e_request_latency_seconds");
     expect(view.errorRate).toBeCloseTo(3 / 18, 9);
+  });
+});
+
+describe("capacity's measured queue", () => {
+  it("keeps the ≥ mark when the queue's pXX is in the +Inf bucket", async () => {
+    const slug = `eng-queue-${randomUUID().slice(0, 6)}`;
+    await createService({
+      db,
+      actor,
+      input: {
+        slug,
+        name: slug,
+        endToEndSource: { preset: "custom", metric: "fixture_ttft_seconds", matchers: {} },
+        stages: [
+          {
+            name: "Queue",
+            components: [
+              {
+                name: "Request queueing",
+                budgetMs: { p50: null, p95: 500, p99: null },
+                // slow: 1 of 10 at 2 s, above the last bound (1 s): its p95 is only "at least 1000 ms"
+                source: { preset: "custom", metric: "fixture_latency_seconds", matchers: { component: "slow" } },
+              },
+            ],
+          },
+        ],
+      },
+    });
+    const view = await getLiveCapacity({ db, prom, slug, query: { window: "1m" } });
+    expect(view.queueComponent).toMatchObject({ measuredMs: 1000, measuredIsLowerBound: true });
   });
 });

@@ -162,7 +162,7 @@ export function BudgetEditor({ initial }: { initial: BudgetView }) {
             <h2 className="mb-2 text-sm font-semibold">Fit against the target</h2>
             <FitSummary doc={doc} fit={fit} />
           </Card>
-          <Allowed action="budget.save">
+          <Allowed action="budget.save" quiet>
             <Card>
               <ProposalPanel slug={initial.slug} />
             </Card>

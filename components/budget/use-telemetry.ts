@@ -3,6 +3,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import type { MetricSource } from "@/lib/domain/budget";
+import { useCan } from "@/components/auth/viewer";
 import { apiFetch } from "@/lib/queries/api";
 import { urls } from "@/lib/queries/resources";
 import type { Discovery } from "@/lib/services/discovery";
@@ -23,9 +24,11 @@ export function useDebounced<T>(value: T, ms = 300): T {
 
 export function useDiscovery(match = "") {
   const settled = useDebounced(match.trim());
+  const allowed = useCan("discovery.read");
   return useQuery({
     queryKey: ["discovery", settled],
     queryFn: () => apiFetch<Discovery>(urls.discovery(settled)),
+    enabled: allowed,
     placeholderData: keepPreviousData,
     staleTime: 60_000,
     retry: false,

@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
 import protobuf from "protobufjs";
+import { FIXTURE_COMPONENTS } from "./fixture-exporter";
 
 // An exporter of Prometheus native histograms, in the protobuf exposition format Prometheus
 // negotiates when started with --enable-feature=native-histograms (varint-delimited
@@ -103,20 +104,8 @@ class NativeHistogram {
   }
 }
 
-/** Per tick, per component: [value in the histogram's unit, observations]. Same shapes as the classic fixture. */
-export const NATIVE_COMPONENTS: Record<string, [number, number][]> = {
-  fast: [
-    [0.03, 6],
-    [0.08, 3],
-    [0.15, 1],
-  ],
-  slow: [
-    [0.3, 5],
-    [0.6, 3],
-    [0.8, 1],
-    [2.0, 1],
-  ],
-};
+/** Per tick, per component: [value in seconds, observations]: the classic fixture's known shapes. */
+export const NATIVE_COMPONENTS = { fast: FIXTURE_COMPONENTS.fast!, slow: FIXTURE_COMPONENTS.slow! };
 
 export type NativeExporter = { target: string; stop: () => Promise<void> };
 

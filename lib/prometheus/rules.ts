@@ -4,7 +4,7 @@ import { percentileKeyOf, type BudgetDocument, type MetricSource } from "@/lib/d
 import { formatMs, formatPercent } from "@/lib/domain/format";
 import { ALERT_RULES, BURN_WINDOWS, burnRateFactor, type SloSpec } from "@/lib/domain/slo";
 import { kindOf, unitOf } from "@/lib/domain/units";
-import { assertDuration, bucketSelector, nativeSelector, selector } from "./promql";
+import { assertDuration, bucketSelector, nativeQuery, selector } from "./promql";
 import { checkRuleGroups } from "./rule-check";
 import { goodRateExpr, promNumber, sliceGoodExpr, totalRateExpr, type CountedThreshold } from "./sli";
 import { templateLabels, templateText as t } from "./template";
@@ -144,7 +144,7 @@ export function quantileExpr(source: MetricSource, quantile: number): string {
   const window = BUDGET_RATE_WINDOW;
   const expr =
     kindOf(source) === "native"
-      ? `histogram_quantile(${promNumber(quantile)}, sum(rate(${nativeSelector(source)}[${window}])))`
+      ? `histogram_quantile(${promNumber(quantile)}, ${nativeQuery(source, "rate", window)})`
       : `histogram_quantile(${promNumber(quantile)}, sum by (le) (rate(${bucketSelector(source)}[${window}])))`;
   return unitOf(source) === "milliseconds" ? `(${expr} / 1000)` : expr;
 }

@@ -3,10 +3,10 @@ import type { MetricSource } from "@/lib/domain/budget";
 import { formatMs } from "@/lib/domain/format";
 import { parseLe } from "@/lib/domain/histogram";
 import { resolveThreshold, type ThresholdMode } from "@/lib/domain/slo";
-import { kindOf, msToUnit, unitOf, type HistogramUnit } from "@/lib/domain/units";
+import { kindOf, msToUnit, MS_PER_UNIT, unitOf, type HistogramUnit } from "@/lib/domain/units";
 import { fetchLeValues } from "./buckets";
 import type { PrometheusClient } from "./client";
-import { assertDuration, selector } from "./promql";
+import { assertDuration, nativeQuery, selector } from "./promql";
 
 // The SLO's indicator as PromQL: "good" is the bucket at the threshold (or a weighted pair of
 // buckets around it), "total" is the +Inf bucket. The same expressions feed the generated
@@ -51,7 +51,7 @@ export function countThreshold(
     if (Number.isFinite(bound)) spellings.set(bound, [...(spellings.get(bound) ?? []), le].sort());
   }
   const terms = (bound: number, weight: number): GoodTerm[] => spellings.get(bound)!.map((le) => ({ le, weight }));
-  const ms = (bound: number) => formatMs(bound * (unit === "seconds" ? 1000 : 1));
+  const ms = (bound: number) => formatMs(bound * MS_PER_UNIT[unit]);
   if (spellings.size === 0) {
     const le = promNumber(msToUnit(thresholdMs, unit));
     return {
@@ -117,14 +117,10 @@ function bucketRate(source: SliSource, le: string, window: string): string {
   return `sum(rate(${selector(`${source.metric}_bucket`, { ...source.matchers, le })}[${assertDuration(window)}]))`;
 }
 
-function nativeRate(source: SliSource, window: string): string {
-  return `sum(rate(${selector(source.metric, source.matchers)}[${assertDuration(window)}]))`;
-}
-
 /** Requests per second at or under the threshold over `window`. */
 export function goodRateExpr(source: SliSource, counted: CountedThreshold, window: string): string {
   if (kindOf(source) === "native") {
-    const rate = nativeRate(source, window);
+    const rate = nativeQuery(source, "rate", window);
     return `histogram_fraction(0, ${promNumber(counted.fractionUpTo ?? 0)}, ${rate}) * histogram_count(${rate})`;
   }
   return counted.terms
@@ -136,7 +132,7 @@ export function goodRateExpr(source: SliSource, counted: CountedThreshold, windo
 
 /** All requests per second over `window`: the +Inf bucket. */
 export function totalRateExpr(source: SliSource, window: string): string {
-  if (kindOf(source) === "native") return `histogram_count(${nativeRate(source, window)})`;
+  if (kindOf(source) === "native") return `histogram_count(${nativeQuery(source, "rate", window)})`;
   return bucketRate(source, "+Inf", window);
 }
 

@@ -17,7 +17,7 @@ import { known } from "@/lib/domain/kpis";
 import { kindOf } from "@/lib/domain/units";
 import { fetchBucketRates } from "@/lib/prometheus/buckets";
 import { capacityExprs, KPI_LABEL, taggedExprs } from "@/lib/prometheus/kpis";
-import { assertDuration, selector } from "@/lib/prometheus/promql";
+import { assertDuration, nativeQuery, selector } from "@/lib/prometheus/promql";
 import { capacityPlanSchema, capacityQuerySchema, queueInputSchema } from "@/lib/schemas/insights";
 import { parseInput } from "@/lib/schemas/parse";
 import type { LiveViewArgs } from "./runtime";
@@ -128,7 +128,7 @@ function arrivalsExpr(budget: BudgetView, window: string): string | null {
     budget.endToEndSource ?? budget.stages.flatMap((s) => s.components).find((c) => c.source)?.source ?? null;
   if (!source) return null;
   return kindOf(source) === "native"
-    ? `histogram_count(sum(rate(${selector(source.metric, source.matchers)}[${assertDuration(window)}])))`
+    ? `histogram_count(${nativeQuery(source, "rate", window)})`
     : `sum(rate(${selector(`${source.metric}_count`, source.matchers)}[${assertDuration(window)}]))`;
 }
 

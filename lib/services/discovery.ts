@@ -137,7 +137,7 @@ async function discover(prom: PrometheusClient | null, query: unknown): Promise<
     );
   }
   for (const h of shown.filter((x) => x.kind === "native")) {
-    const selector = `${assertMetricName(h.metric)}`;
+    const selector = assertMetricName(h.metric);
     reads.push(
       prom.query(`topk(${DISCOVERY_LIMITS.series}, histogram_count(${selector}))`, time).then((result) => {
         if (result.status !== "success") unavailable(result.error);

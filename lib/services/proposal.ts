@@ -32,9 +32,7 @@ async function propose(
   const sources = pipeline.flatMap((stage, s) =>
     stage.components.flatMap((c, i) => (c.source ? [{ key: componentKey(s, i), source: c.source }] : [])),
   );
-  const result = sources.length
-    ? await fetchBucketRates(prom, sources, { window: options.window, time: at })
-    : { status: "success" as const, groups: new Map() };
+  const result = await fetchBucketRates(prom, sources, { window: options.window, time: at });
   if (result.status === "error") throw new AppError("UNAVAILABLE", `Prometheus query failed: ${result.error}`);
   const stages: StageHistograms = pipeline.map((stage, s) => ({
     name: stage.name,

@@ -54,17 +54,46 @@ function offsetMs(epochMs: number, timeZone: string): number {
   return asUtc - Math.floor(epochMs / 1000) * 1000;
 }
 
+const HOUR = 3_600_000;
+
 /**
- * The instant of a local wall time. When the wall time falls in a spring-forward gap it is taken
- * after the gap (midnight gaps exist, e.g. America/Santiago); a repeated hour takes its first instant.
+ * The offsets (ms) the zone uses while some place's clock reads the day `asUtc` names: UTC
+ * offsets run from -12:00 to +14:00, so that day's midnight lies within [asUtc - 14 h, asUtc + 12 h].
+ */
+function offsetsAround(asUtc: number, timeZone: string): number[] {
+  const early = offsetMs(asUtc - 15 * HOUR, timeZone);
+  if (early === offsetMs(asUtc + 13 * HOUR, timeZone) && early === offsetMs(asUtc - HOUR, timeZone)) return [early];
+  const seen = new Set<number>();
+  for (let t = asUtc - 15 * HOUR; t <= asUtc + 13 * HOUR; t += HOUR) seen.add(offsetMs(t, timeZone));
+  return [...seen];
+}
+
+const dateKey = (w: WallTime) => w.year * 10_000 + w.month * 100 + w.day;
+
+/**
+ * The first instant of a local day: its midnight when that exists, the earliest of two when the
+ * midnight repeats (e.g. Asia/Jerusalem falling back to 00:00), else the first instant after a
+ * spring-forward gap (e.g. America/Santiago's 00:00 → 01:00).
+ *
+ * Every offset in effect around the day is tried as the midnight's offset and kept only when the
+ * zone really uses it at that instant; guessing with one offset misreads a day whose clocks move
+ * later on (Australia/Sydney on 2023-10-01 is +10:00 at midnight, +11:00 from 02:00).
  */
 export function instantOf(year: number, month: number, day: number, timeZone: string): number {
-  const guess = Date.UTC(year, month - 1, day);
-  const first = guess - offsetMs(guess, timeZone);
-  const second = guess - offsetMs(first, timeZone);
-  const w = wallTime(second, timeZone);
-  if (w.year === year && w.month === month && w.day === day) return Math.min(first, second);
-  return Math.max(first, second);
+  const asUtc = Date.UTC(year, month - 1, day);
+  const offsets = offsetsAround(asUtc, timeZone);
+  const midnights = offsets.map((o) => asUtc - o).filter((t) => offsetMs(t, timeZone) === asUtc - t);
+  if (midnights.length > 0) return Math.min(...midnights);
+  // No midnight: the day begins at the gap's end, the first instant whose local date is the day.
+  const target = year * 10_000 + month * 100 + day;
+  let lo = asUtc - Math.max(...offsets) - HOUR; // still the day before
+  let hi = asUtc - Math.min(...offsets) + HOUR; // already the day
+  while (hi - lo > 1000) {
+    const mid = lo + Math.floor((hi - lo) / 2000) * 1000;
+    if (dateKey(wallTime(mid, timeZone)) >= target) hi = mid;
+    else lo = mid;
+  }
+  return hi;
 }
 
 /** Start of the calendar period containing `epochMs`, as epoch ms. */

@@ -11,6 +11,7 @@ import { Field } from "@/components/ui/field";
 import { Form } from "@/components/ui/form";
 import { Button, Card, Select, TextInput } from "@/components/ui/primitives";
 import type { PresetId } from "@/lib/domain/presets";
+import { unreachableAlertsNote } from "@/lib/domain/slo";
 import { ApiError, apiFetch } from "@/lib/queries/api";
 import { queries, urls } from "@/lib/queries/resources";
 import { sloInputSchema } from "@/lib/schemas/live";
@@ -114,6 +115,12 @@ export function SloForm({
   const threshold = useWatch({ control: form.control, name: "thresholdMs" });
   const window = useWatch({ control: form.control, name: "window" });
   const method = useWatch({ control: form.control, name: "budgetingMethod" });
+  const objective = useWatch({ control: form.control, name: "objective" });
+  const windowDays = window === "week" ? 7 : window === "month" ? 30 : Number(window);
+  const deadAlerts =
+    typeof objective === "number" && objective > 0 && objective < 1
+      ? unreachableAlertsNote(objective, windowDays * 86400)
+      : null;
   const prefix = editing ? `slo-${editing.id}` : "slo-new";
 
   const save = useMutation({
@@ -172,7 +179,11 @@ export function SloForm({
             <TextInput {...control} inputMode="decimal" {...form.register("thresholdMs", { setValueAs: num })} />
           )}
         </Field>
-        <Field label="Objective (share of requests, e.g. 0.99)" error={errors.objective?.message}>
+        <Field
+          label="Objective (share of requests, e.g. 0.99)"
+          error={errors.objective?.message}
+          hint={deadAlerts && <span className="text-amber-700 dark:text-amber-400">{deadAlerts}</span>}
+        >
           {(control) => (
             <TextInput {...control} inputMode="decimal" {...form.register("objective", { setValueAs: num })} />
           )}

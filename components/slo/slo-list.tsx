@@ -165,7 +165,7 @@ function SloCard({ slug, slo, alerts }: { slug: string; slo: SloStatus; alerts: 
             )}
           >
             {a.severity} {a.longWindow} & {a.shortWindow} &gt; {a.factor.toFixed(a.factor < 10 ? 2 : 1)}×{" "}
-            {a.firing ? "over" : "ok"}
+            {a.firing ? "over" : a.unreachable ? "can never fire at this objective" : "ok"}
           </li>
         ))}
       </ul>

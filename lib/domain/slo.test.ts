@@ -8,6 +8,8 @@ import {
   attainment,
   burnRate,
   burnRateFactor,
+  unreachableAlerts,
+  unreachableAlertsNote,
   errorBudgetRemaining,
   goodAndTotal,
   resolveThreshold,
@@ -81,16 +83,32 @@ describe("multi-window multi-burn-rate alerts", () => {
     const factors = ALERT_RULES.map((r) => burnRateFactor(r, WINDOW_SECONDS["28d"]!));
     [13.44, 5.6, 2.8, 0.9333333].forEach((f, i) => expect(factors[i]).toBeCloseTo(f, 6));
   });
+  it("are Sloth's 7-day windows for a week: 8 %, 12.5 %, 20 % and 42 % of the budget", () => {
+    expect(ALERT_RULES.map((r) => burnRateFactor(r, WINDOW_SECONDS["7d"]!))).toEqual([13.44, 3.5, 1.4, 0.98]);
+  });
+  it("say when an objective is too low for an alert to ever fire", () => {
+    const month = WINDOW_SECONDS["30d"]!;
+    expect(unreachableAlerts(0.9306, month)).toEqual([]);
+    expect(unreachableAlerts(0.93, month).map((r) => r.longWindow)).toEqual(["1h"]);
+    expect(unreachableAlerts(0.8, month).map((r) => r.longWindow)).toEqual(["1h", "6h"]);
+    expect(unreachableAlertsNote(0.99, month)).toBeNull();
+    expect(unreachableAlertsNote(0.92, WINDOW_SECONDS["7d"]!)).toContain("from an objective of 92.56 %");
+    expect(
+      alertStates({ "5m": 1, "30m": 1, "1h": 1, "2h": 1, "6h": 1, "1d": 1, "3d": 1 }, month, 0.93).map(
+        (a) => a.unreachable,
+      ),
+    ).toEqual([true, false, false, false]);
+  });
   it("fire only when both windows burn faster than the factor", () => {
     const rates = { "5m": 20, "30m": 2, "1h": 15, "2h": 2, "6h": 7, "1d": 2, "3d": 0.5 };
-    const states = alertStates(rates, WINDOW_SECONDS["30d"]!);
+    const states = alertStates(rates, WINDOW_SECONDS["30d"]!, 0.99);
     expect(states.map((s) => [s.severity, s.longWindow, s.shortWindow, s.firing])).toEqual([
       ["page", "1h", "5m", true],
       ["page", "6h", "30m", false],
       ["ticket", "1d", "2h", false],
       ["ticket", "3d", "6h", false],
     ]);
-    expect(alertStates({ ...rates, "5m": null }, WINDOW_SECONDS["30d"]!)[0]!.firing).toBe(false);
+    expect(alertStates({ ...rates, "5m": null }, WINDOW_SECONDS["30d"]!, 0.99)[0]!.firing).toBe(false);
   });
 });
 

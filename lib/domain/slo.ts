@@ -86,20 +86,62 @@ export type AlertRule = {
   severity: "page" | "ticket";
   longWindow: BurnWindow;
   shortWindow: BurnWindow;
-  budgetShare: number;
+  /** Share of the error budget spent within the long window when the alert fires, by SLO length. */
+  budgetShare: { week: number; month: number };
 };
 
-/** Multi-window, multi-burn-rate alerts (The Site Reliability Workbook, ch. 5). */
+/**
+ * Multi-window, multi-burn-rate alerts. For 28- and 30-day SLOs the shares are The Site
+ * Reliability Workbook's (ch. 5: 2 % in 1 h, 5 % in 6 h, 10 % in 1 d and in 3 d). Scaling those
+ * shares to a week would page at a quarter of the burn that matters for a week, so 7-day SLOs use
+ * Sloth's published 7-day windows (slok/sloth examples/windows/7d.yaml: 8 %, 12.5 %, 20 %, 42 %),
+ * which are what Sloth and Pyrra users see for a week.
+ */
 export const ALERT_RULES: AlertRule[] = [
-  { severity: "page", longWindow: "1h", shortWindow: "5m", budgetShare: 0.02 },
-  { severity: "page", longWindow: "6h", shortWindow: "30m", budgetShare: 0.05 },
-  { severity: "ticket", longWindow: "1d", shortWindow: "2h", budgetShare: 0.1 },
-  { severity: "ticket", longWindow: "3d", shortWindow: "6h", budgetShare: 0.1 },
+  { severity: "page", longWindow: "1h", shortWindow: "5m", budgetShare: { week: 0.08, month: 0.02 } },
+  { severity: "page", longWindow: "6h", shortWindow: "30m", budgetShare: { week: 0.125, month: 0.05 } },
+  { severity: "ticket", longWindow: "1d", shortWindow: "2h", budgetShare: { week: 0.2, month: 0.1 } },
+  { severity: "ticket", longWindow: "3d", shortWindow: "6h", budgetShare: { week: 0.42, month: 0.1 } },
 ];
 
-/** factor = share of the budget spent × SLO window / long window: 14.4, 6, 3, 1 for 30 days. */
+/** The share of the budget a rule's alert stands for: a week's table up to 7 days, else a month's. */
+export function budgetShare(rule: AlertRule, sloWindowSeconds: number): number {
+  return sloWindowSeconds <= WINDOW_SECONDS["7d"]! ? rule.budgetShare.week : rule.budgetShare.month;
+}
+
+/**
+ * factor = share of the budget spent × SLO window / long window: 14.4, 6, 3, 1 for 30 days,
+ * 13.44, 3.5, 1.4, 0.98 for 7.
+ */
 export function burnRateFactor(rule: AlertRule, sloWindowSeconds: number): number {
-  return (rule.budgetShare * sloWindowSeconds) / WINDOW_SECONDS[rule.longWindow]!;
+  // Rounded to 1e-9 so 0.42 × 7 d / 3 d reads 0.98, not 0.9799999999999999.
+  const exact = (budgetShare(rule, sloWindowSeconds) * sloWindowSeconds) / WINDOW_SECONDS[rule.longWindow]!;
+  return Math.round(exact * 1e9) / 1e9;
+}
+
+/**
+ * Alerts that can never fire: the error ratio they wait for, factor × (1 − objective), is 100 % or
+ * more (below 93.06 % over 30 days the 1 h/5 m page needs more than every request to fail).
+ */
+export function unreachableAlerts(objective: number, sloWindowSeconds: number): AlertRule[] {
+  return ALERT_RULES.filter((rule) => burnRateFactor(rule, sloWindowSeconds) * (1 - objective) >= 1);
+}
+
+/**
+ * Says which alerts an objective leaves unable to fire, and the lowest objective at which all can
+ * (1 − 1 / the largest factor: 93.06 % for 30 days); null when every alert can fire.
+ */
+export function unreachableAlertsNote(objective: number, sloWindowSeconds: number): string | null {
+  const dead = unreachableAlerts(objective, sloWindowSeconds);
+  if (dead.length === 0) return null;
+  const largest = Math.max(...ALERT_RULES.map((rule) => burnRateFactor(rule, sloWindowSeconds)));
+  const lowest = Math.ceil((1 - 1 / largest) * 1e4) / 100;
+  const names = dead.map((rule) => `${rule.longWindow}/${rule.shortWindow} ${rule.severity}`).join(", ");
+  return (
+    `At this objective the ${names} alert${dead.length > 1 ? "s" : ""} can never fire: ` +
+    `${dead.length > 1 ? "they wait" : "it waits"} for an error ratio of 100 % or more. ` +
+    `Every alert can fire from an objective of ${lowest} %.`
+  );
 }
 
 export type AlertState = {
@@ -108,9 +150,15 @@ export type AlertState = {
   shortWindow: BurnWindow;
   factor: number;
   firing: boolean;
+  /** True when factor × (1 − objective) ≥ 1: the alert waits for more than every request to fail. */
+  unreachable: boolean;
 };
 
-export function alertStates(burnRates: Record<BurnWindow, number | null>, sloWindowSeconds: number): AlertState[] {
+export function alertStates(
+  burnRates: Record<BurnWindow, number | null>,
+  sloWindowSeconds: number,
+  objective: number,
+): AlertState[] {
   return ALERT_RULES.map((rule) => {
     const factor = burnRateFactor(rule, sloWindowSeconds);
     const long = burnRates[rule.longWindow];
@@ -121,6 +169,7 @@ export function alertStates(burnRates: Record<BurnWindow, number | null>, sloWin
       shortWindow: rule.shortWindow,
       factor,
       firing: long !== null && short !== null && long > factor && short > factor,
+      unreachable: factor * (1 - objective) >= 1,
     };
   });
 }
@@ -201,6 +250,6 @@ export function evaluateSlo(
     attainment: attainment(counts),
     errorBudgetRemaining: errorBudgetRemaining(counts, slo.objective),
     burnRates,
-    alerts: alertStates(burnRates, slo.windowDays * 86400),
+    alerts: alertStates(burnRates, slo.windowDays * 86400, slo.objective),
   };
 }

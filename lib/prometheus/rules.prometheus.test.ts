@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -189,6 +189,84 @@ describe("generated rules", () => {
     expect(result.output).toContain("SUCCESS");
     expect(result.ok).toBe(true);
   }, 60_000);
+
+  it("page a 7-day SLO at Sloth's 13.44× (8 % of a week's budget in 1 h), not at the Workbook's 3.36×", async () => {
+    // The same 14.4× burn as above on a 7-day SLO: 0.08 × 168 h / 1 h = 13.44×, so silent at 55
+    // minutes and paging at 57. Scaling the 30-day table (2 % per hour) would page at 3.36×, i.e.
+    // once the 1-hour error ratio passes 3.36 %: after 14 minutes.
+    const quiet = 3 * 24 * 60;
+    const series = [
+      {
+        series: 'llm_request_ttft_seconds_bucket{service="chat",le="0.5"}',
+        values: `${flat(100, quiet)} ${quiet * 100 + 85.6}+85.6x180`,
+      },
+      { series: 'llm_request_ttft_seconds_bucket{service="chat",le="+Inf"}', values: flat(100, quiet + 181) },
+    ];
+    const week = [slo({ name: "Weekly TTFT", windowDays: 7 })];
+    const rules = writeRules("week.yaml", [{ ...chat, budget: null, slos: week }]);
+    const test = writeTest("week.test.yaml", rules, [
+      {
+        interval: "1m",
+        input_series: series,
+        promql_expr_test: [
+          {
+            expr: 'count(ALERTS{alertname="SLOErrorBudgetBurn",alertstate="firing",long_window="1h"})',
+            eval_time: `${quiet + 30}m`,
+            exp_samples: [],
+          },
+          {
+            expr: 'count(ALERTS{alertname="SLOErrorBudgetBurn",alertstate="firing",long_window="1h"})',
+            eval_time: `${quiet + 55}m`,
+            exp_samples: [],
+          },
+          {
+            expr: 'count(ALERTS{alertname="SLOErrorBudgetBurn",alertstate="firing",long_window="1h"})',
+            eval_time: `${quiet + 57}m`,
+            exp_samples: [{ labels: "{}", value: 1 }],
+          },
+        ],
+      },
+    ]);
+    const result = await promtool("test", "rules", test);
+    expect(result.output).toContain("SUCCESS");
+    expect(result.ok).toBe(true);
+    const alerts = (
+      parse(readFileSync(join(dir, rules), "utf8")) as {
+        groups: { rules: { alert?: string; expr: string; annotations?: Record<string, string> }[] }[];
+      }
+    ).groups
+      .flatMap((g) => g.rules)
+      .filter((r) => r.alert === "SLOErrorBudgetBurn");
+    // 13.44, 3.5, 1.4 and 0.98 × the 1 % budget.
+    expect(alerts.map((r) => r.expr.split(" > ")[1]!.split(" ")[0])).toEqual(["0.1344", "0.035", "0.014", "0.0098"]);
+    expect(alerts.map((r) => r.annotations!.description!.match(/(\S+ %) of the error budget/)![1])).toEqual([
+      "8 %",
+      "12.5 %",
+      "20 %",
+      "42 %",
+    ]);
+  }, 60_000);
+
+  it("say in the rules when an objective leaves an alert unable to fire", () => {
+    // 92 % over 30 days: the 1 h/5 m page waits for 14.4 × 8 % = 115.2 % of requests to fail.
+    const low = [slo({ name: "Loose", objective: 0.92, windowDays: 30 })];
+    const rules = parse(
+      readFileSync(join(dir, writeRules("low.yaml", [{ ...chat, budget: null, slos: low }])), "utf8"),
+    ) as {
+      groups: { rules: { alert?: string; labels?: Record<string, string>; annotations?: Record<string, string> }[] }[];
+    };
+    const alerts = rules.groups.flatMap((g) => g.rules).filter((r) => r.alert === "SLOErrorBudgetBurn");
+    expect(alerts.map((r) => [r.labels!.long_window, r.annotations!.unreachable ?? null])).toEqual([
+      [
+        "1h",
+        "At this objective the 1h/5m page alert can never fire: it waits for an error ratio of 100 % or more. " +
+          "Every alert can fire from an objective of 93.06 %.",
+      ],
+      ["6h", null],
+      ["1d", null],
+      ["3d", null],
+    ]);
+  });
 
   it("fire ComponentOverBudget only after the component has been over budget for its `for`", async () => {
     // RAG answers in ≤ 100 ms until minute 10, then everything lands in (100 ms, 250 ms]. From the

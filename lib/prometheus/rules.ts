@@ -2,7 +2,14 @@ import "server-only";
 import { stringify } from "yaml";
 import { percentileKeyOf, type BudgetDocument, type MetricSource } from "@/lib/domain/budget";
 import { formatMs, formatPercent } from "@/lib/domain/format";
-import { ALERT_RULES, BURN_WINDOWS, burnRateFactor, type SloSpec } from "@/lib/domain/slo";
+import {
+  ALERT_RULES,
+  BURN_WINDOWS,
+  budgetShare,
+  burnRateFactor,
+  type SloSpec,
+  unreachableAlertsNote,
+} from "@/lib/domain/slo";
 import { kindOf, unitOf } from "@/lib/domain/units";
 import { assertDuration, bucketSelector, nativeQuery, selector } from "./promql";
 import { checkRuleGroups } from "./rule-check";
@@ -110,8 +117,9 @@ function sloGroup(service: RuleService, slo: RuleSlo, options: RuleOptions): Rul
   const meets = slices
     ? `whose p${promNumber(slo.timesliceTarget! * 100)} is at most ${formatMs(slo.thresholdMs)}`
     : `at most ${formatMs(slo.thresholdMs)}`;
+  const windowSeconds = slo.windowDays * 86400;
   for (const rule of ALERT_RULES) {
-    const factor = burnRateFactor(rule, slo.windowDays * 86400);
+    const factor = burnRateFactor(rule, windowSeconds);
     const limit = factor * (1 - slo.objective);
     // As the SLO page shows it (13.44×, 0.93×); the expression keeps the exact figure.
     const shown = String(Number(factor.toFixed(2)));
@@ -130,9 +138,11 @@ function sloGroup(service: RuleService, slo: RuleSlo, options: RuleOptions): Rul
           `${formatPercent(slo.objective, 3)} of ${unit} must be ${meets} over a ${windowText(slo)}. ` +
           `Over the last ${rule.longWindow} {{ $value | humanizePercentage }} were not; at a burn rate of ` +
           `${shown} (error ratio above ${formatPercent(limit, 3)} over both ${rule.longWindow} and ${rule.shortWindow}) ` +
-          `${formatPercent(rule.budgetShare, 0)} of the error budget is gone within ${rule.longWindow}. ${t(slo.counted.explanation)}`,
+          `${Math.round(budgetShare(rule, windowSeconds) * 1000) / 10} % of the error budget is gone within ${rule.longWindow}. ${t(slo.counted.explanation)}`,
         dashboard: sloLink(options, service.slug),
         threshold_counting: slo.counted.mode,
+        // An error ratio above 100 % never happens: the rule stays, so raising the objective arms it.
+        ...(limit >= 1 ? { unreachable: unreachableAlertsNote(slo.objective, windowSeconds)! } : {}),
       },
     });
   }

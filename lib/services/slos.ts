@@ -120,7 +120,7 @@ function baseStatus(slo: SloRow, view: ViewWindow, error: string | null): SloSta
     attainment: null,
     errorBudgetRemaining: null,
     burnRates: emptyBurnRates(),
-    alerts: alertStates(emptyBurnRates(), slo.windowDays * 86400),
+    alerts: alertStates(emptyBurnRates(), slo.windowDays * 86400, slo.objective),
     dataPath: { kind: "raw", note: "" },
     error,
   };
@@ -169,7 +169,7 @@ function judged(
     attainment: share,
     errorBudgetRemaining: share === null ? null : 1 - (1 - share) / (1 - slo.objective),
     burnRates,
-    alerts: alertStates(burnRates, slo.windowDays * 86400),
+    alerts: alertStates(burnRates, slo.windowDays * 86400, slo.objective),
   };
 }
 

@@ -27,6 +27,14 @@ export function assertDuration(duration: string): string {
   return duration;
 }
 
+/**
+ * A range of `seconds` that holds the same samples on Prometheus 2.x, whose ranges are closed on
+ * the left ([1h:5m] holds 13 subquery steps), and on 3.x, whose ranges are open there (12).
+ */
+export function leftOpenRange(seconds: number): string {
+  return `${Math.round(seconds) - 1}s`;
+}
+
 /** A PromQL double-quoted string literal (Go string escaping: backslash, quote, control characters). */
 export function stringLiteral(value: string): string {
   if (LONE_SURROGATE.test(value)) throw new PromQLBuildError("Label value is not valid Unicode");

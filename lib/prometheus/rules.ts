@@ -5,13 +5,14 @@ import { formatMs, formatPercent } from "@/lib/domain/format";
 import {
   ALERT_RULES,
   BURN_WINDOWS,
+  WINDOW_SECONDS,
   budgetShare,
   burnRateFactor,
   type SloSpec,
   unreachableAlertsNote,
 } from "@/lib/domain/slo";
 import { kindOf, unitOf } from "@/lib/domain/units";
-import { assertDuration, bucketSelector, nativeQuery, selector } from "./promql";
+import { assertDuration, bucketSelector, leftOpenRange, nativeQuery, selector } from "./promql";
 import { checkRuleGroups } from "./rule-check";
 import { goodRateExpr, promNumber, sliceGoodExpr, totalRateExpr, type CountedThreshold } from "./sli";
 import { templateLabels, templateText as t } from "./template";
@@ -108,7 +109,7 @@ function sloGroup(service: RuleService, slo: RuleSlo, options: RuleOptions): Rul
       record: recordName.errorRatio(window),
       // Occurrences: bad requests / all requests. Timeslices: the share of bad slices.
       expr: slices
-        ? `1 - avg_over_time(${own(recordName.sliceGood)}[${assertDuration(window)}])`
+        ? `1 - avg_over_time(${own(recordName.sliceGood)}[${leftOpenRange(WINDOW_SECONDS[window]!)}])`
         : `1 - ${own(recordName.good(window))} / ${own(recordName.total(window))}`,
       labels,
     });

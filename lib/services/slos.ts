@@ -20,7 +20,7 @@ import { kindOf, unitOf, type HistogramKind, type HistogramUnit } from "@/lib/do
 import { fetchBucketIncreases, fetchLeValues, GROUP_LABEL } from "@/lib/prometheus/buckets";
 import { loadedRules, sloGroupName } from "@/lib/prometheus/loaded-rules";
 import { recordedSelector, recordName } from "@/lib/prometheus/rules";
-import { stringLiteral } from "@/lib/prometheus/promql";
+import { leftOpenRange, stringLiteral } from "@/lib/prometheus/promql";
 import { countSloThreshold, sliceGoodExpr, type CountedThreshold } from "@/lib/prometheus/sli";
 import type { CoalescingClient } from "@/lib/prometheus/coalesce";
 import { parseInput } from "@/lib/schemas/parse";
@@ -185,9 +185,11 @@ async function timesliceStatus(
   const slice = sliceGoodExpr(slo.source, counted, slo.timesliceMinutes!, slo.timesliceTarget!);
   const step = `${slo.timesliceMinutes}m`;
   const windows = [view.duration, ...BURN_WINDOWS.filter((w) => w !== view.duration)];
+  // [1h:5m] on Prometheus 2.x also holds the slice that ends at t − 1 h, before the window.
+  const leftOpen = (w: string) => leftOpenRange(durationSeconds(w));
   const parts: [string, string][] = windows.flatMap((w): [string, string][] => [
-    [`good:${w}`, `sum_over_time((${slice})[${w}:${step}])`],
-    [`total:${w}`, `count_over_time((${slice})[${w}:${step}])`],
+    [`good:${w}`, `sum_over_time((${slice})[${leftOpen(w)}:${step}])`],
+    [`total:${w}`, `count_over_time((${slice})[${leftOpen(w)}:${step}])`],
   ]);
   const result = await tagged(prom, parts, time);
   if (result.status !== "success") return { ...base, error: `Prometheus query failed: ${result.error}` };
@@ -233,7 +235,7 @@ async function recordedStatus(
   const parts: [string, string][] = [];
   const part = (key: string, expr: string) => parts.push([key, expr]);
   if (slo.budgetingMethod === "timeslices") {
-    part("share", `avg_over_time(${own(recordName.sliceGood)}[${view.duration}])`);
+    part("share", `avg_over_time(${own(recordName.sliceGood)}[${leftOpenRange(view.seconds)}])`);
     part("oldest", `count_over_time(${own(recordName.sliceGood)}[1h] offset ${view.seconds - 3600}s)`);
   } else {
     for (const kind of ["good", "total"] as const) {

@@ -55,7 +55,8 @@ describe("calendar windows", () => {
         for (let month = 1; month <= 12; month++) {
           const reference = Temporal.PlainDate.from({ year, month, day: 1 }).toZonedDateTime({ timeZone });
           const ours = instantOf(year, month, 1, timeZone);
-          if (ours !== reference.epochMilliseconds) wrong.push(`${timeZone} ${year}-${month}: ${iso(ours)} vs ${reference}`);
+          if (ours !== reference.epochMilliseconds)
+            wrong.push(`${timeZone} ${year}-${month}: ${iso(ours)} vs ${reference}`);
         }
       }
     }

@@ -19,6 +19,8 @@ const EXPECTED: Record<Action, [viewer: boolean, editor: boolean, admin: boolean
   "experiment.status": [false, true, true, "write:experiments"],
   "experiment.upload": [false, true, true, "write:experiments"],
   "experiment.import": [false, true, true, "write:experiments"],
+  "annotation.create": [false, true, true, "write:annotations"],
+  "annotation.delete": [false, true, true, "write:annotations"],
   "token.create": [true, true, true, "-"],
   "token.revoke": [true, true, true, "-"],
   "token.list": [true, true, true, "-"],
@@ -33,7 +35,7 @@ const EXPECTED: Record<Action, [viewer: boolean, editor: boolean, admin: boolean
   "alert.receive": [false, false, false, "-"],
 };
 
-const ALL_SCOPES = ["read", "write:budgets", "write:slos", "write:experiments"];
+const ALL_SCOPES = ["read", "write:budgets", "write:slos", "write:experiments", "write:annotations"];
 
 describe("rights table", () => {
   it.each(Object.entries(EXPECTED))("%s", (action, [viewer, editor, admin, scope]) => {

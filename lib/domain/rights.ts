@@ -4,7 +4,7 @@
 export const ROLES = ["viewer", "editor", "admin"] as const;
 export type Role = (typeof ROLES)[number];
 
-export const SCOPES = ["read", "write:budgets", "write:slos", "write:experiments"] as const;
+export const SCOPES = ["read", "write:budgets", "write:slos", "write:experiments", "write:annotations"] as const;
 export type Scope = (typeof SCOPES)[number];
 
 type Rule = {
@@ -32,6 +32,8 @@ export const ACTIONS = {
   "experiment.status": { role: "editor", scope: "write:experiments", does: "stop or decide experiments" },
   "experiment.upload": { role: "editor", scope: "write:experiments", does: "upload experiment results" },
   "experiment.import": { role: "editor", scope: "write:experiments", does: "import results from Prometheus" },
+  "annotation.create": { role: "editor", scope: "write:annotations", does: "post annotations" },
+  "annotation.delete": { role: "editor", scope: "write:annotations", does: "delete annotations" },
   "token.create": { role: "viewer", scope: null, does: "create API tokens" },
   "token.revoke": { role: "viewer", scope: null, does: "revoke API tokens" },
   "token.list": { role: "viewer", scope: null, does: "list API tokens" },

@@ -66,7 +66,11 @@ export function parseTrustedProxies(spec: string | undefined): TrustedProxies {
 }
 
 /** The client's address, from the socket's peer and, through trusted proxies only, X-Forwarded-For. */
-export function clientAddressOf(peer: string | undefined, forwardedFor: string | undefined, trusted: TrustedProxies): string {
+export function clientAddressOf(
+  peer: string | undefined,
+  forwardedFor: string | undefined,
+  trusted: TrustedProxies,
+): string {
   const socket = normalizeAddress(peer) ?? "unknown";
   if (!trusted.matches(socket)) return socket;
   const hops = (forwardedFor ?? "")

@@ -66,7 +66,9 @@ export function metrics(): AppMetrics {
   return globalForMetrics.latencyBudgetsMetrics;
 }
 
+export type CacheName = "budget" | "waterfall" | "timeline" | "status" | "prometheus-query";
+
 /** Counts one lookup in a named cache. */
-export function countCacheLookup(cache: "budget" | "waterfall" | "prometheus-query", hit: boolean): void {
+export function countCacheLookup(cache: CacheName, hit: boolean): void {
   metrics().cacheRequests.inc({ cache, result: hit ? "hit" : "miss" });
 }

@@ -2,7 +2,8 @@ import "server-only";
 import type { MetricSource } from "@/lib/domain/budget";
 import { nativeToCumulative, parseLe, type Bucket } from "@/lib/domain/histogram";
 import { kindOf, toSeconds, unitOf, type HistogramUnit } from "@/lib/domain/units";
-import type { PrometheusClient, QueryResult, Sample } from "./client";
+import type { NativeHistogramValue, PrometheusClient, QueryResult, Sample } from "./client";
+import { queryRange } from "./range";
 import { bucketSelector, nativeQuery, nativeSelector, taggedBucketQuery, windowedBucketQuery } from "./promql";
 
 // Histogram buckets of many sources, or of one source over many windows: one query for all the
@@ -19,8 +20,8 @@ export type BucketGroups = { status: "success"; groups: Map<string, Bucket[]>; w
 export type BucketFailure = { status: "error"; errorType: string; error: string; query: string };
 
 /** A native histogram sample as cumulative buckets in seconds. */
-export function nativeSampleBuckets(sample: Sample, unit: HistogramUnit): Bucket[] | null {
-  const histogram = sample.histogram;
+export function nativeSampleBuckets(sample: Pick<Sample, "histogram">, unit: HistogramUnit): Bucket[] | null {
+  const histogram: NativeHistogramValue | undefined = sample.histogram;
   if (!histogram) return null;
   const buckets = (histogram.buckets ?? []).map(([, lower, upper, count]) => ({
     lower: toSeconds(Number(lower), unit),
@@ -83,17 +84,71 @@ export async function fetchBucketRates(
   sources: { key: string; source: Source }[],
   options: { window: string; time: number },
 ): Promise<BucketGroups | BucketFailure> {
-  const classic = sources.filter(({ source }) => kindOf(source) === "classic");
-  const native = sources.filter(({ source }) => kindOf(source) === "native");
   const units = new Map(sources.map(({ key, source }) => [key, unitOf(source)]));
-  const parts: Part[] = [
-    ...(classic.length
-      ? [{ query: taggedBucketQuery(classic, { fn: "rate", window: options.window, groupLabel: GROUP_LABEL }) }]
-      : []),
-    ...native.map(({ key, source }) => ({ key, query: nativeQuery(source, "rate", options.window) })),
-  ];
+  const parts = rateParts(sources, options.window);
   if (parts.length === 0) return { status: "success", groups: new Map(), warnings: [], query: "" };
   return run(client, parts, options.time, (key) => units.get(key) ?? "seconds");
+}
+
+/** The parts of a bucket-rate question: one tagged query for the classic histograms, one per native. */
+function rateParts(sources: { key: string; source: Source }[], window: string): Part[] {
+  const classic = sources.filter(({ source }) => kindOf(source) === "classic");
+  const native = sources.filter(({ source }) => kindOf(source) === "native");
+  return [
+    ...(classic.length ? [{ query: taggedBucketQuery(classic, { fn: "rate", window, groupLabel: GROUP_LABEL }) }] : []),
+    ...native.map(({ key, source }) => ({ key, query: nativeQuery(source, "rate", window) })),
+  ];
+}
+
+export type BucketTimeline =
+  | { status: "success"; times: number[]; groups: Map<string, Bucket[]>[]; warnings: string[]; query: string }
+  | BucketFailure;
+
+/**
+ * The same buckets as fetchBucketRates, at every step of [start, end]: one query_range per part
+ * (all classic sources together, each native histogram alone). `groups[i]` holds the buckets at
+ * `times[i]`, so any view built on one instant's buckets can be built at each step.
+ */
+export async function fetchBucketRateRange(
+  client: PrometheusClient,
+  sources: { key: string; source: Source }[],
+  options: { window: string; start: number; end: number; step: number },
+): Promise<BucketTimeline> {
+  const times: number[] = [];
+  for (let t = options.start; t <= options.end; t += options.step) times.push(t);
+  const groups = times.map(() => new Map<string, Bucket[]>());
+  const parts = rateParts(sources, options.window);
+  const query = parts.map((p) => p.query).join("\n");
+  if (parts.length === 0) return { status: "success", times, groups, warnings: [], query };
+  const units = new Map(sources.map(({ key, source }) => [key, unitOf(source)]));
+  const unitOfKey = (key: string) => units.get(key) ?? "seconds";
+  const range = { start: options.start, end: options.end, step: options.step };
+  const results = await Promise.all(parts.map((p) => queryRange(client, p.query, range)));
+  const slot = (t: number) => Math.round((Number(t) - options.start) / options.step);
+  for (const [i, result] of results.entries()) {
+    if (result.status !== "success") return { ...result, query };
+    const part = parts[i]!;
+    for (const series of result.series) {
+      const key = part.key ?? series.metric[GROUP_LABEL];
+      if (key === undefined) continue;
+      for (const [t, histogram] of series.histograms ?? []) {
+        const buckets = nativeSampleBuckets({ histogram }, unitOfKey(key));
+        const at = groups[slot(t)];
+        if (buckets && at) at.set(key, buckets);
+      }
+      const le = series.metric.le;
+      if (le === undefined) continue;
+      const upperBound = toSeconds(parseLe(le), unitOfKey(key));
+      for (const [t, count] of series.points) {
+        const at = groups[slot(t)];
+        if (!at || Number.isNaN(count)) continue;
+        const list = at.get(key) ?? [];
+        list.push({ upperBound, count });
+        at.set(key, list);
+      }
+    }
+  }
+  return { status: "success", times, groups, warnings: [], query };
 }
 
 export async function fetchBucketIncreases(

@@ -1,14 +1,26 @@
 import "server-only";
-import type { PrometheusClient } from "./client";
+import type { NativeHistogramValue, PrometheusClient } from "./client";
 
-// Range queries, for sparklines: one series per expression over [start, end] at `step` seconds.
+// Range queries (sparklines, timelines): one series per expression over [start, end] at `step`
+// seconds. A native histogram series carries its samples as `histograms`, not `points`.
 
-export type RangeSeries = { metric: Record<string, string>; points: [number, number][] };
+export type RangeSeries = {
+  metric: Record<string, string>;
+  points: [number, number][];
+  histograms?: [number, NativeHistogramValue][];
+};
 
 export type RangeResult =
   { status: "success"; series: RangeSeries[] } | { status: "error"; errorType: string; error: string };
 
-type MatrixData = { resultType: string; result: { metric: Record<string, string>; values: [number, string][] }[] };
+type MatrixData = {
+  resultType: string;
+  result: {
+    metric: Record<string, string>;
+    values?: [number, string][];
+    histograms?: [number, NativeHistogramValue][];
+  }[];
+};
 
 export async function queryRange(
   client: PrometheusClient,
@@ -27,9 +39,10 @@ export async function queryRange(
     return { status: "error", errorType: "bad_data", error: `Expected a matrix, got ${result.data.resultType}` };
   return {
     status: "success",
-    series: result.data.result.map(({ metric, values }) => ({
+    series: result.data.result.map(({ metric, values, histograms }) => ({
       metric,
-      points: values.map(([t, v]) => [t, Number(v)] as [number, number]),
+      points: (values ?? []).map(([t, v]) => [t, Number(v)] as [number, number]),
+      ...(histograms && { histograms }),
     })),
   };
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CALENDAR_NOMINAL_DAYS, isTimeZone } from "@/lib/domain/calendar";
+import { TIMELINE_RANGES } from "@/lib/domain/timeline";
 import { snapWindow } from "@/lib/domain/windows";
 import { LIMITS, metricSourceSchema, nameSchema } from "./budget";
 
@@ -30,7 +31,7 @@ export const quantileSchema = z
   )
   .transform((q) => ({ p50: 0.5, p95: 0.95, p99: 0.99 })[q as "p50"] ?? Number(q));
 
-const unixTimeSchema = z.coerce
+export const unixTimeSchema = z.coerce
   .number({ error: "Time is a unix timestamp in seconds" })
   .int("Time is a whole number of seconds")
   .min(946684800, "Time must be after the year 2000")
@@ -147,3 +148,12 @@ export const sloUpdateSchema = sloFieldsSchema
   .transform(({ version, ...slo }) => ({ version, ...normaliseSlo(slo) }));
 
 export const bucketBoundsInputSchema = z.object({ source: metricSourceSchema });
+
+export const timelineQuerySchema = z.object({
+  quantile: quantileSchema.default(0.95),
+  range: z.enum(TIMELINE_RANGES, { error: `Range must be one of ${TIMELINE_RANGES.join(", ")}` }).default("1h"),
+  /** The rate window of each point, widened to the step when the step is longer. */
+  window: windowSchema.default("5m"),
+  end: unixTimeSchema.optional(),
+});
+export type TimelineQuery = z.output<typeof timelineQuerySchema>;

@@ -103,3 +103,24 @@ export function authorOf(actor: Actor): string {
   })();
   return label.slice(0, 120);
 }
+
+/** Who did it, as the audit trail and annotations store it: copied, so it outlives the actor. */
+export function actorColumns(actor: Actor) {
+  switch (actor.kind) {
+    case "user":
+      return { actorKind: "user", actorId: actor.id, actorName: actor.email, ownerId: null };
+    case "token":
+      return {
+        actorKind: "token",
+        actorId: actor.id,
+        actorName: `${actor.name} (${actor.user.email})`,
+        ownerId: actor.user.id,
+      };
+    case "system":
+      return { actorKind: "system", actorId: null, actorName: actor.name, ownerId: null };
+    case "alertmanager":
+      return { actorKind: "alertmanager", actorId: null, actorName: "alertmanager", ownerId: null };
+    case "anonymous":
+      return { actorKind: "anonymous", actorId: null, actorName: "anonymous", ownerId: null };
+  }
+}

@@ -2,6 +2,7 @@ import "server-only";
 import { createHash, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import type { Db } from "@/lib/db/client";
+import { insertAnnotationsOnce } from "@/lib/db/annotations";
 import { insertNotifications, listNotificationRows } from "@/lib/db/notifications";
 import { listServiceRows } from "@/lib/db/services";
 import { plural } from "@/lib/domain/format";
@@ -12,6 +13,7 @@ import { RULE_PREFIX } from "@/lib/prometheus/rules";
 import { alertmanagerWebhookSchema } from "@/lib/schemas/alertmanager";
 import { parseInput } from "@/lib/schemas/parse";
 import type { Actor } from "./actor";
+import { authorColumns } from "./annotation-events";
 import { recordAudit } from "./audit";
 import { mutation } from "./mutation";
 import { ruleFileProblem } from "./rules";
@@ -191,6 +193,28 @@ export const receiveAlertmanagerWebhook = mutation(
           receiver: payload.receiver,
         })),
       );
+      // Each delivered alert state of a known service is a marker on its timelines; a re-sent state is skipped.
+      const states = payload.alerts.flatMap((alert) => {
+        const serviceId = services.get(alert.labels.service ?? "");
+        if (!serviceId) return [];
+        const startsAt = new Date(alert.startsAt);
+        const at = alert.status === "resolved" ? (endTime(alert.endsAt) ?? new Date()) : startsAt;
+        const name = alert.labels.alertname ?? "alert";
+        const summary = alert.annotations.summary ?? alert.labels.component ?? "";
+        return [
+          {
+            serviceId,
+            at,
+            kind: "alert",
+            text: `${name} ${alert.status}${summary ? `: ${summary}` : ""}`.slice(0, 500),
+            tags: [alert.labels.severity ?? ""].filter(Boolean).map((tag) => tag.slice(0, 60)),
+            url: null,
+            ...authorColumns(actor),
+            dedupeKey: `alert:${alert.fingerprint || fingerprintOf(alert.labels)}:${alert.status}:${startsAt.getTime()}`,
+          },
+        ];
+      });
+      if (states.length > 0) await insertAnnotationsOnce(tx, states);
       await recordAudit(tx, actor, {
         action: "alert.receive",
         service: named.length === 1 && services.has(named[0]!) ? named[0] : null,

@@ -4,7 +4,8 @@ import type { Db } from "@/lib/db/client";
 import type { Client } from "@/lib/db/users";
 import { appendAuditEntry, listAuditRows, type AuditRow } from "@/lib/db/audit";
 import { parseInput } from "@/lib/schemas/parse";
-import type { Actor } from "./actor";
+import { actorColumns, type Actor } from "./actor";
+import { annotateEvent } from "./annotation-events";
 import { guardedRead } from "./mutation";
 
 export type AuditEntryView = {
@@ -27,31 +28,12 @@ export type AuditRecord = {
   address?: string | null;
 };
 
-function actorColumns(actor: Actor) {
-  switch (actor.kind) {
-    case "user":
-      return { actorKind: "user", actorId: actor.id, actorName: actor.email, ownerId: null };
-    case "token":
-      return {
-        actorKind: "token",
-        actorId: actor.id,
-        actorName: `${actor.name} (${actor.user.email})`,
-        ownerId: actor.user.id,
-      };
-    case "system":
-      return { actorKind: "system", actorId: null, actorName: actor.name, ownerId: null };
-    case "alertmanager":
-      return { actorKind: "alertmanager", actorId: null, actorName: "alertmanager", ownerId: null };
-    case "anonymous":
-      return { actorKind: "anonymous", actorId: null, actorName: "anonymous", ownerId: null };
-  }
-}
-
 const clip = (text: string, length: number) => (text.length > length ? `${text.slice(0, length - 1)}…` : text);
 
 /**
  * Appends one entry to the audit trail. Every mutation calls it with its own transaction, so the
- * entry is stored exactly when the change is.
+ * entry is stored exactly when the change is; changes on-call should see on a timeline (budget
+ * saves, SLO changes, experiment decisions) are annotated in the same transaction.
  */
 export async function recordAudit(db: Client, actor: Actor, what: AuditRecord): Promise<void> {
   await appendAuditEntry(db, {
@@ -62,6 +44,7 @@ export async function recordAudit(db: Client, actor: Actor, what: AuditRecord): 
     summary: clip(what.summary, 500),
     address: what.address ?? null,
   });
+  await annotateEvent(db, actor, what);
 }
 
 const PAGE_SIZE = 50;

@@ -1,5 +1,4 @@
 import "server-only";
-import { countCacheLookup } from "@/lib/observability/metrics";
 import { componentKey, END_TO_END_KEY, buildWaterfall, type WaterfallModel } from "@/lib/domain/waterfall";
 import type { MetricSource } from "@/lib/domain/budget";
 import { fetchBucketRates } from "@/lib/prometheus/buckets";
@@ -7,6 +6,7 @@ import type { CoalescingClient } from "@/lib/prometheus/coalesce";
 import { parseInput } from "@/lib/schemas/parse";
 import { waterfallQuerySchema, type WaterfallQuery } from "@/lib/schemas/live";
 import { getBudgetForLiveView, type BudgetView } from "./budgets";
+import { jsonCache } from "./json-cache";
 import type { LiveViewArgs } from "./runtime";
 
 // The on-call view. One Prometheus query per view (all components and the end-to-end
@@ -99,14 +99,7 @@ export async function getWaterfall(args: WaterfallArgs): Promise<WaterfallView> 
   return buildView(args.prom, args.slug, budget, query, args.now ?? Date.now() / 1000);
 }
 
-// A repeated view within one aligned time step asks the same question and gets the same answer:
-// its serialised JSON is kept and sent again, so a cache hit costs what an empty route does.
-const RESPONSE_TTL_MS = 5000;
-const MAX_RESPONSES = 500;
-const globalForResponses = globalThis as unknown as {
-  latencyBudgetsWaterfallResponses?: Map<string, { body: string; expires: number }>;
-};
-const responses = (globalForResponses.latencyBudgetsWaterfallResponses ??= new Map());
+const responses = jsonCache("waterfall", { ttlMs: 5000, maxEntries: 500 });
 
 /** The waterfall as the API sends it: JSON text, from the serialised-answer cache when it can be. */
 export async function getWaterfallJson(args: WaterfallArgs): Promise<string> {
@@ -114,19 +107,11 @@ export async function getWaterfallJson(args: WaterfallArgs): Promise<string> {
   const { query, budget } = await prepare(args);
   const at = viewTime(prom, query, now);
   const key = `${prom?.baseUrl}|${slug}|v${budget.version}|${query.quantile}|${query.window}|${query.compare ?? ""}|${at}`;
-  const hit = responses.get(key);
-  countCacheLookup("waterfall", Boolean(hit && hit.expires > Date.now()));
-  if (hit && hit.expires > Date.now()) return hit.body;
-  const view = await buildView(prom, slug, budget, query, now);
-  const body = JSON.stringify(view);
-  // Only complete answers are kept: a failure is retried on the next request.
-  if (!view.error) {
-    if (responses.size >= MAX_RESPONSES)
-      for (const [k, v] of responses)
-        if (v.expires <= Date.now() || responses.size >= MAX_RESPONSES) responses.delete(k);
-    responses.set(key, { body, expires: Date.now() + RESPONSE_TTL_MS });
-  }
-  return body;
+  return responses.get(
+    key,
+    () => buildView(prom, slug, budget, query, now),
+    (view) => !view.error,
+  );
 }
 
 async function buildView(

@@ -57,6 +57,14 @@ const envSchema = z
     LB_AUTH_SECRET: z.string().min(32, "LB_AUTH_SECRET must be at least 32 characters").optional(),
     /** Let people who are not signed in read dashboards (the demo turns it on). */
     LB_ANONYMOUS_VIEW: flag.default(false),
+    /** Where a trace ID opens its trace: an http(s) URL with a {traceId} placeholder (Grafana Explore, Jaeger). */
+    LB_TRACE_URL_TEMPLATE: z
+      .string()
+      .refine((value) => /^https?:\/\/[^\s]+$/.test(value) && value.includes("{traceId}"), {
+        message:
+          "LB_TRACE_URL_TEMPLATE is an http(s) URL with {traceId} in it, e.g. http://jaeger:16686/trace/{traceId}",
+      })
+      .optional(),
     /** Single sign-on through an OpenID Connect provider: all three, or none. */
     LB_OIDC_ISSUER: z.string().url("LB_OIDC_ISSUER must be the provider's issuer URL").optional(),
     LB_OIDC_CLIENT_ID: z.string().min(1).optional(),

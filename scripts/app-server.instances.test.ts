@@ -199,9 +199,12 @@ describe("two instances on one PostgreSQL", () => {
     const yaml = bigOpenSloDocument();
     const started = performance.now();
     let importedAt = 0;
-    const inFlight = send(b, "/api/openslo", { method: "POST", token: editorToken, body: yaml, type: "application/yaml" }).then(
-      (reply) => ((importedAt = performance.now()), reply),
-    );
+    const inFlight = send(b, "/api/openslo", {
+      method: "POST",
+      token: editorToken,
+      body: yaml,
+      type: "application/yaml",
+    }).then((reply) => ((importedAt = performance.now()), reply));
     await new Promise((r) => setTimeout(r, 100));
     const healthFrom = performance.now();
     expect((await send(b, "/api/health")).status).toBe(200);

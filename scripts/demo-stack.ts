@@ -95,6 +95,8 @@ if (process.env.PROMETHEUS_URL) {
     dataDir,
     ruleFiles: [rulesFile],
     alertmanagers: alertmanager ? [alertmanager.hostPort] : undefined,
+    // The demo traffic attaches trace IDs to its observations: keep them, so a slow bar leads to its requests.
+    flags: ["--enable-feature=exemplar-storage"],
   });
   console.log(`Prometheus: ${prometheus.url} (rules from ${rulesFile})`);
 } else {

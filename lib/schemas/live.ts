@@ -157,3 +157,19 @@ export const timelineQuerySchema = z.object({
   end: unixTimeSchema.optional(),
 });
 export type TimelineQuery = z.output<typeof timelineQuerySchema>;
+
+export const exemplarQuerySchema = z.object({
+  /** A component's name, or "end-to-end" for the service's end-to-end histogram. */
+  component: z
+    .string({ error: "component is a component's name" })
+    .min(1, "component is a component's name")
+    .max(120, "component is at most 120 characters"),
+  window: windowSchema.default("15m"),
+  end: unixTimeSchema.optional(),
+  limit: z.coerce
+    .number({ error: "limit is a number" })
+    .int("limit is a whole number")
+    .min(1, "limit must be at least 1")
+    .max(200, "limit must be at most 200")
+    .default(20),
+});

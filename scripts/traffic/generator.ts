@@ -1,8 +1,9 @@
+import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
-import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, Gauge, Histogram, Registry, type OpenMetricsContentType } from "prom-client";
 import { COMPONENTS, engineGauges, engineSlots, simulateRequest, type IncidentMode } from "./model";
 
-// Demo traffic for chat-api, exported in the Prometheus text format with prom-client.
+// Demo traffic for chat-api, exported in the OpenMetrics text format (with exemplars) by prom-client.
 // GET /metrics · GET /incident · POST /incident?mode=none|rag|queue
 
 // Fine buckets where the budgets are (a 5 ms rate-limit check, a 20 ms orchestrator), so
@@ -30,20 +31,26 @@ export async function startTrafficGenerator(
   options: { port?: number; requestsPerSecond?: number; service?: string } = {},
 ): Promise<TrafficGenerator> {
   const service = options.service ?? "chat-api";
-  const registry = new Registry();
-  const stage = new Histogram({
+  // OpenMetrics, so each bucket carries its latest observation's trace ID as an exemplar: the
+  // link from a slow bucket to a request a tracing backend can show.
+  const registry = new Registry<OpenMetricsContentType>();
+  registry.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
+  // Typed by `string` labels: prom-client's types would allow only the metric's own label names on an exemplar.
+  const stage = new Histogram<string>({
     name: "llm_stage_duration_seconds",
     help: "Time spent in one pipeline stage.",
     labelNames: ["service", "stage", "variant"],
     buckets: LATENCY_BUCKETS,
     registers: [registry],
+    enableExemplars: true,
   });
-  const ttft = new Histogram({
+  const ttft = new Histogram<string>({
     name: "llm_request_ttft_seconds",
     help: "Time to first token, end to end.",
     labelNames: ["service", "variant"],
     buckets: LATENCY_BUCKETS,
     registers: [registry],
+    enableExemplars: true,
   });
   const itl = new Histogram({
     name: "llm_inter_token_latency_seconds",
@@ -174,12 +181,17 @@ export async function startTrafficGenerator(
     for (; carry >= 1; carry--) {
       recent.push(now);
       const r = simulateRequest(incident, Math.random, rate, servers);
+      const exemplarLabels = { trace_id: randomBytes(16).toString("hex") };
       for (const c of COMPONENTS) {
-        stage.observe({ service, stage: c.label, variant: r.variant }, r.componentMs.get(c.label)! / 1000);
+        stage.observe({
+          labels: { service, stage: c.label, variant: r.variant },
+          value: r.componentMs.get(c.label)! / 1000,
+          exemplarLabels,
+        });
         span(c.label, r.componentMs.get(c.label)!);
       }
       span(ROOT_SPAN, r.ttftMs, r.outcome === "ok");
-      ttft.observe({ service, variant: r.variant }, r.ttftMs / 1000);
+      ttft.observe({ labels: { service, variant: r.variant }, value: r.ttftMs / 1000, exemplarLabels });
       itl.observe({ service, variant: r.variant }, r.interTokenMs / 1000);
       tokens.inc({ service, variant: r.variant, kind: "prompt" }, r.promptTokens);
       tokens.inc({ service, variant: r.variant, kind: "completion" }, r.completionTokens);

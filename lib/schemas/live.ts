@@ -173,3 +173,13 @@ export const exemplarQuerySchema = z.object({
     .max(200, "limit must be at most 200")
     .default(20),
 });
+
+export const sloHistoryQuerySchema = z.object({
+  /** How far back the history reaches; the SLO's own window when left out. */
+  range: z
+    .union([z.literal("1d"), z.literal("7d"), z.literal("28d"), z.literal("30d")], {
+      error: "Range must be 1d, 7d, 28d or 30d",
+    })
+    .optional(),
+  end: unixTimeSchema.optional(),
+});

@@ -13,6 +13,7 @@ import { backfillRecordingRules, startBackfilledPrometheus } from "@/scripts/sta
 import type { PrometheusServer } from "@/scripts/stack/prometheus";
 import { getRulesFile } from "./rules";
 import { createService } from "./services";
+import { getSloHistory } from "./slo-history";
 import { createSlo, getSloStatuses } from "./slos";
 import { testUser } from "@/test/actors";
 
@@ -146,6 +147,29 @@ describe("long windows against a backfilled Prometheus", () => {
     // Seven days are 2016 slices, not 2017; the six slow hours are 72 of them.
     const after = (await getSloStatuses({ db, prom, slug, now: end })).find((s) => s.name === "Five-minute slices")!;
     expect([after.good, after.total]).toEqual([2016 - 72, 2016]);
+  });
+
+  it("SLO history: each point is the status as of its time, the last the status now, from the recorded series", async () => {
+    const prom = coalesce(createPrometheusClient(prometheus.url, { timeoutMs: 20_000 }));
+    const statuses = await getSloStatuses({ db, prom, slug, now: end });
+    const seven = statuses.find((s) => s.name === "Seven days")!;
+    const history = await getSloHistory({ db, prom, slug, id: seven.id, query: { range: "1d" }, now: end });
+    expect(history.error).toBeNull();
+    expect(history.dataPath?.kind).toBe("recorded");
+    expect(history.points).toHaveLength(48);
+    const last = history.points.at(-1)!;
+    expect(last.at).toBe(prom.alignTime(end));
+    expect(last.attainment).toBe(seven.attainment);
+    expect(last.errorBudgetRemaining).toBe(seven.errorBudgetRemaining);
+    expect(last.burnRates).toEqual(seven.burnRates);
+    // A point in the middle is the status asked for at that time.
+    const middle = history.points[20]!;
+    const then = (await getSloStatuses({ db, prom, slug, query: { at: String(middle.at) }, now: end })).find(
+      (s) => s.name === "Seven days",
+    )!;
+    expect(middle.errorBudgetRemaining).toBe(then.errorBudgetRemaining);
+    // A 7-day SLO alerts at Sloth's burn rates.
+    expect(history.thresholds.map((t) => t.factor)).toEqual([13.44, 3.5, 1.4, 0.98]);
   });
 
   it("a calendar week counts from Monday 00:00 in its zone", async () => {

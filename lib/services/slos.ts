@@ -289,7 +289,7 @@ async function recordedStatus(
   };
 }
 
-async function statusOf(
+export async function statusOf(
   prom: CoalescingClient | null,
   slug: string,
   slo: SloRow,

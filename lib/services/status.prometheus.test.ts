@@ -1,0 +1,64 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, describe, expect, inject, it } from "vitest";
+import { createDb } from "@/lib/db/create";
+import { EMBEDDED_POOL_SIZE } from "@/lib/db/embedded";
+import { createPrometheusClient } from "@/lib/prometheus/client";
+import { coalesce } from "@/lib/prometheus/coalesce";
+import { testUser } from "@/test/actors";
+import { createService } from "./services";
+import { getStatusBoard } from "./status";
+import { getWaterfall } from "./waterfall";
+
+// The status board against the fixture exporter's steady series: a service whose slow component
+// is far over budget comes before one that is within, with the component, its measured pXX and
+// since when, and the measured figure is the waterfall's own.
+
+const db = createDb(inject("databaseUrl"), EMBEDDED_POOL_SIZE);
+const actor = testUser("test");
+afterAll(() => db.$disconnect());
+
+const slow = { preset: "custom" as const, metric: "fixture_latency_seconds", matchers: { component: "slow" } };
+
+async function service(name: string, budgetMs: number) {
+  const slug = `st-${name}-${randomUUID().slice(0, 6)}`;
+  await createService({
+    db,
+    actor,
+    input: {
+      slug,
+      name,
+      targetMs: 5000,
+      stages: [
+        {
+          name: "Generate",
+          components: [{ name: "LLM", budgetMs: { p50: null, p95: budgetMs, p99: null }, source: slow }],
+        },
+      ],
+    },
+  });
+  return slug;
+}
+
+describe("the status board", () => {
+  it("puts the service with a component over budget first, and says which and since when", async () => {
+    const [fine, over] = [await service("fine", 4000), await service("over", 100)];
+    const prom = coalesce(createPrometheusClient(inject("prometheusUrl")));
+    const now = Math.floor(Date.now() / 1000) - 2;
+    const board = await getStatusBoard({ db, prom, now });
+    const slugs = board.services.map((s) => s.slug);
+    expect(slugs.indexOf(over)).toBeLessThan(slugs.indexOf(fine));
+    const bad = board.services.find((s) => s.slug === over)!;
+    const good = board.services.find((s) => s.slug === fine)!;
+    const waterfall = await getWaterfall({ db, prom, slug: over, query: { quantile: "0.95" }, now });
+    const llm = waterfall.stages[0]!.components[0]!;
+    expect(bad.overBudget).toEqual([
+      { stage: "Generate", component: "LLM", actualMs: llm.actualMs, budgetMs: 100, since: expect.any(Number) },
+    ]);
+    expect(bad.overBudget[0]!.since!).toBeLessThanOrEqual(now);
+    expect(bad.measuredMs).toBe(waterfall.stackedMs);
+    expect(bad.measuredIsStacked).toBe(true);
+    expect(bad.trend.length).toBeGreaterThan(200);
+    expect(good.overBudget).toEqual([]);
+    expect(good.lowestErrorBudgetRemaining).toBeNull();
+  });
+});

@@ -4,6 +4,8 @@
 // service; app/api/rights.integration.test.ts runs it through the route handlers.
 import { randomUUID } from "node:crypto";
 import * as alertmanagerWebhook from "@/app/api/alertmanager/webhook/route";
+import * as annotationRoute from "@/app/api/annotations/[id]/route";
+import * as annotationsRoute from "@/app/api/annotations/route";
 import * as auditRoute from "@/app/api/audit/route";
 import * as discoveryRoute from "@/app/api/discovery/histograms/route";
 import * as proposalsRoute from "@/app/api/proposals/route";
@@ -33,6 +35,7 @@ import type { Action } from "@/lib/domain/rights";
 import type { ErrorCode } from "@/lib/errors";
 import { systemActor, userOf, type Actor } from "@/lib/services/actor";
 import { receiveAlertmanagerWebhook } from "@/lib/services/alerts";
+import { createAnnotation, deleteAnnotation } from "@/lib/services/annotations";
 import { listAudit } from "@/lib/services/audit";
 import { createToken, listTokens, revokeToken } from "@/lib/services/auth/tokens";
 import { calculatePlan, calculateQueue } from "@/lib/services/capacity";
@@ -70,6 +73,7 @@ const unique = () => randomUUID().slice(0, 8);
 /** What a row needs to exist before it runs; made fresh for every actor. */
 type Fixture = {
   slug: string;
+  annotationId: string;
   sloId: string;
   experimentId: string;
   experimentVersion: number;
@@ -79,7 +83,7 @@ type Fixture = {
 
 async function fixture(actor: Actor, needs: (keyof Fixture)[]): Promise<Fixture> {
   const f: Partial<Fixture> = {};
-  if (needs.some((need) => ["slug", "sloId", "experimentId", "experimentVersion"].includes(need))) {
+  if (needs.some((need) => ["slug", "sloId", "experimentId", "experimentVersion", "annotationId"].includes(need))) {
     f.slug = `rights-${unique()}`;
     await createService({
       db: db(),
@@ -98,6 +102,10 @@ async function fixture(actor: Actor, needs: (keyof Fixture)[]): Promise<Fixture>
     f.experimentId = experiment.id;
     f.experimentVersion = experiment.version;
   }
+  if (needs.includes("annotationId"))
+    f.annotationId = (
+      await createAnnotation({ db: db(), actor: system, input: { service: f.slug, text: "to delete", kind: "deploy" } })
+    ).id;
   if (needs.includes("userId")) {
     const email = `promote-${unique()}@example.test`;
     f.userId = (
@@ -341,6 +349,23 @@ export const RIGHTS_CASES: Record<string, RightsCase> = {
     needs: ["tokenId"],
     service: (actor, f) => revokeToken({ db: db(), actor, id: f.tokenId }),
     http: (f) => ({ handler: handler(tokenRoute.DELETE), method: "DELETE", params: { id: f.tokenId } }),
+  },
+  "annotations#createAnnotation": {
+    action: "annotation.create",
+    needs: ["slug"],
+    service: (actor, f) =>
+      createAnnotation({ db: db(), actor, input: { service: f.slug, text: "Deployed v2.3.1", tags: ["deploy"] } }),
+    http: (f) => ({
+      handler: handler(annotationsRoute.POST),
+      method: "POST",
+      json: { service: f.slug, text: "Deployed v2.3.1", tags: ["deploy"] },
+    }),
+  },
+  "annotations#deleteAnnotation": {
+    action: "annotation.delete",
+    needs: ["annotationId"],
+    service: (actor, f) => deleteAnnotation({ db: db(), actor, id: f.annotationId }),
+    http: (f) => ({ handler: handler(annotationRoute.DELETE), method: "DELETE", params: { id: f.annotationId } }),
   },
   "auth/tokens#listTokens": {
     action: "token.list",

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import * as annotationRoute from "@/app/api/annotations/[id]/route";
+import * as annotationsRoute from "@/app/api/annotations/route";
 import * as capacityPlanRoute from "@/app/api/capacity/plan/route";
 import * as discoveryRoute from "@/app/api/discovery/histograms/route";
 import * as proposalsRoute from "@/app/api/proposals/route";
@@ -692,6 +694,63 @@ const endpoints: Endpoint[] = [
         field(optimizationBody, ["note"], badText(500)),
         field(optimizationBody, ["source"], badText(120)),
       ),
+  },
+  {
+    name: "POST /api/annotations",
+    handler: annotationsRoute.POST as Handler,
+    method: "POST",
+    params: () => ({}),
+    cases: () => {
+      const valid = () => ({
+        service: "chat-api",
+        at: Math.floor(Date.now() / 1000) - 60,
+        text: "Deployed v2.3.1",
+        tags: ["deploy"],
+        url: "https://ci.example.test/runs/1",
+      });
+      return fc.oneof(
+        bodyFaults(valid),
+        field(valid, ["service"], fc.oneof(notText, fc.constantFrom("no-such-service", "Chat API", ""), withNul)),
+        field(
+          valid,
+          ["at"],
+          fc.oneof(
+            fc.constantFrom("1700000000", 1.5e9 + 0.5, 0, -1, Math.floor(Date.now() / 1000) + 3600),
+            outside(946_684_800, 4_102_444_800),
+          ),
+        ),
+        field(valid, ["text"], fc.oneof(badText(500), fc.constantFrom("", "   "))),
+        field(valid, ["kind"], fc.oneof(notText, fc.constantFrom("budget", "alert", "slo", "Deploy", ""))),
+        field(
+          valid,
+          ["tags"],
+          fc.oneof(
+            notText.filter((v) => !Array.isArray(v) && v !== null),
+            fc.constant(Array.from({ length: 11 }, (_, i) => `t${i}`)),
+            fc.constantFrom([""], ["two words"], ["<b>"], [1]),
+            fc.oneof(withNul, withLoneSurrogate, tooLong(60)).map((tag) => [tag]),
+          ),
+        ),
+        field(
+          valid,
+          ["url"],
+          fc.oneof(
+            fc.constantFrom("javascript:alert(1)", "data:text/html,<b>x</b>", "ftp://ci.example.test/", "not a url"),
+            tooLong(2000).map((tail) => `https://ci.example.test/${tail}`),
+            withNul,
+            notText.filter((v) => v !== null),
+          ),
+        ),
+      );
+    },
+  },
+  {
+    name: "DELETE /api/annotations/{id}",
+    handler: annotationRoute.DELETE as Handler,
+    method: "DELETE",
+    params: () => ({}),
+    cases: () =>
+      fc.oneof(fc.uuid(), fc.string({ maxLength: 40 }), withNul, withLoneSurrogate).map((id) => ({ params: { id } })),
   },
   {
     name: "POST /api/alertmanager/webhook",

@@ -96,8 +96,8 @@ async function writeBudget(
     document: BudgetDocument;
     message: string;
     restoredFrom: number | null;
-    /** The audit entry of the new version, stored in the same transaction. */
-    audit: (version: number) => AuditRecord;
+    /** The audit entry of the new version (and its changes), stored in the same transaction. */
+    audit: (version: number, changes: BudgetChange[]) => AuditRecord;
   },
 ): Promise<BudgetView> {
   const service = await getServiceOrThrow({ db, slug: options.slug });
@@ -113,13 +113,20 @@ async function writeBudget(
       restoredFrom: options.restoredFrom,
       changes,
     });
-    if (written) await recordAudit(tx, options.actor, options.audit(options.baseVersion + 1));
+    if (written) await recordAudit(tx, options.actor, options.audit(options.baseVersion + 1, changes));
     return written;
   });
   forgetCachedBudget(options.slug);
   if (!saved) throw await conflict(db, options.slug, options.baseVersion);
   rulesChanged(db);
   return getBudget({ db, slug: options.slug });
+}
+
+/** What changed, for the audit trail and the timeline's marker: the first few changes, and how many more. */
+function changesText(changes: BudgetChange[]): string {
+  if (changes.length === 0) return " (no changes)";
+  const shown = changes.slice(0, 3).map((c) => c.summary);
+  return ` · ${shown.join("; ")}${changes.length > 3 ? `; ${changes.length - 3} more` : ""}`;
 }
 
 /** Saves a budget edited from `version`; 409 when someone saved in between. */
@@ -132,11 +139,11 @@ export const saveBudget = mutation("budget.save", async ({ db, actor, slug, inpu
     document,
     message: message ?? "",
     restoredFrom: null,
-    audit: (saved) => ({
+    audit: (saved, changes) => ({
       action: "budget.save",
       service: slug,
       target: `budget v${saved}`,
-      summary: `Saved budget version ${saved} (${document.targetMs} ms at p${document.quantile * 100})${message ? `: ${message}` : ""}`,
+      summary: `Saved budget version ${saved} (${document.targetMs} ms at p${document.quantile * 100})${message ? `: ${message}` : ""}${changesText(changes)}`,
     }),
   });
 });

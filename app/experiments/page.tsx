@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { Card, EmptyState } from "@/components/ui/primitives";
+import { Badge, Card, EmptyState } from "@/components/ui/primitives";
 import { runtime } from "@/lib/services/runtime";
-import { listExperiments } from "@/lib/services/experiments/experiments";
+import { listExperimentsWithVerdicts } from "@/lib/services/experiments/experiments";
 import { requireViewer } from "@/lib/services/pages";
 
 export const metadata: Metadata = { title: "Experiments" };
@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 
 export default async function ExperimentsPage() {
   const viewer = await requireViewer();
-  const experiments = await listExperiments({ db: runtime().db });
+  const experiments = await listExperimentsWithVerdicts({ db: runtime().db });
   return (
     <div className="space-y-4">
       <div className="flex items-center justify-between">
@@ -46,6 +46,18 @@ export default async function ExperimentsPage() {
                     </span>
                   </div>
                   {e.hypothesis && <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{e.hypothesis}</p>}
+                  <p className="mt-1 flex flex-wrap items-baseline gap-x-2 text-sm" data-testid="experiment-line">
+                    <Badge tone={e.status === "decided" ? "good" : e.status === "running" ? "info" : "neutral"}>
+                      {e.status}
+                    </Badge>
+                    {e.decision && (
+                      <span className="font-medium">
+                        decided: {e.decision}
+                        {e.decidedBy ? ` by ${e.decidedBy}` : ""}
+                      </span>
+                    )}
+                    <span className="text-slate-600 dark:text-slate-400">{e.verdict.sentence}</span>
+                  </p>
                 </Card>
               </Link>
             </li>

@@ -13,6 +13,7 @@ import type { SloStatus } from "@/lib/services/slos";
 import { AlertBadges, useServiceAlerts } from "@/components/alerts/alert-badges";
 import type { ActiveAlert } from "@/lib/services/alerts";
 import { SloForm } from "./slo-form";
+import { SloHistory } from "./slo-history";
 import { Allowed } from "@/components/auth/viewer";
 
 const ms = (v: number) => `${Math.round(v * 100) / 100} ms`;
@@ -155,6 +156,7 @@ function SloCard({ slug, slo, alerts }: { slug: string; slo: SloStatus; alerts: 
           </tr>
         </tbody>
       </table>
+      <SloHistory slug={slug} id={slo.id} name={slo.name} />
       <ul className="mt-2 flex flex-wrap gap-2 text-xs" aria-label={`Alerts of ${slo.name}`}>
         {slo.alerts.map((a) => (
           <li

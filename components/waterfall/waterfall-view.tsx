@@ -12,7 +12,9 @@ import { formatMs } from "@/lib/domain/format";
 import { queries, type WaterfallParams } from "@/lib/queries/resources";
 import type { WaterfallView as View } from "@/lib/services/waterfall";
 import { AlertBadges, useServiceAlerts } from "@/components/alerts/alert-badges";
+import type { TimelineRange } from "@/lib/domain/timeline";
 import { ComponentTable } from "./component-table";
+import { TimelinePanel } from "./timeline-panel";
 import { toRows } from "./to-rows";
 
 const WINDOWS = ["5m", "15m", "1h", "6h", "1d"];
@@ -29,14 +31,14 @@ export function WaterfallView({
   initial,
 }: {
   slug: string;
-  params: WaterfallParams & { paused: boolean };
+  params: WaterfallParams & { paused: boolean; range: TimelineRange };
   initial: View;
 }) {
   const router = useRouter();
   const pathname = usePathname();
   const search = useSearchParams();
   const [copied, setCopied] = useState(false);
-  const { paused, ...query } = params;
+  const { paused, range, ...query } = params;
   const isLive = query.at === undefined;
 
   const waterfall = useQuery({
@@ -289,6 +291,21 @@ export function WaterfallView({
           data.
         </p>
       </Card>
+      <TimelinePanel
+        slug={slug}
+        quantile={view.quantile}
+        window={view.window}
+        range={range}
+        at={query.at}
+        overComponents={view.stages
+          .flatMap((stage) => stage.components)
+          .filter((c) => c.status === "over")
+          .sort((a, b) => b.actualMs! - b.budgetMs! - (a.actualMs! - a.budgetMs!))
+          .map((c) => c.name)}
+        onRange={(r) => update({ range: r === "1h" ? undefined : r })}
+        onPin={(t) => update({ at: String(Math.round(t)) })}
+        onCompare={(t) => update({ compare: String(Math.round(t)) })}
+      />
       <ComponentTable view={view} alerts={alerts.data?.alerts ?? []} />
     </div>
   );

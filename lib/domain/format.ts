@@ -55,3 +55,11 @@ export function formatCount(n: number | null | undefined): string {
 export function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
+
+/** How long something has lasted: "since 02:41, 23 min" ("since at least" when it began before what was looked at). */
+export function sinceText(since: number, now: number, fromRangeStart = false): string {
+  const minutes = Math.max(0, Math.round((now - since) / 60));
+  const duration = minutes < 90 ? `${minutes} min` : `${(minutes / 60).toFixed(minutes < 600 ? 1 : 0)} h`;
+  const clock = new Date(since * 1000).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+  return `${fromRangeStart ? "since at least " : "since "}${clock}, ${duration}`;
+}

@@ -11,6 +11,11 @@ import type { OptimizationView } from "@/lib/services/optimizations";
 import type { ServiceSummary } from "@/lib/services/services";
 import type { SloStatus } from "@/lib/services/slos";
 import type { WaterfallView } from "@/lib/services/waterfall";
+import type { AnnotationView } from "@/lib/services/annotations";
+import type { ExemplarsView } from "@/lib/services/exemplars";
+import type { SloHistoryView } from "@/lib/services/slo-history";
+import type { StatusBoard } from "@/lib/services/status";
+import type { TimelineView } from "@/lib/services/timeline";
 import { apiFetch } from "./api";
 
 // Every resource the browser reads: its URL, its query key and its fetcher in one place. Keys
@@ -27,6 +32,16 @@ export function waterfallSearch(p: WaterfallParams): string {
   if (p.at !== undefined) search.set("at", String(p.at));
   return search.toString();
 }
+
+export type TimelineParams = { quantile: number; range: string; window: string; end?: number };
+
+export function timelineSearch(p: TimelineParams): string {
+  const search = new URLSearchParams({ quantile: String(p.quantile), range: p.range, window: p.window });
+  if (p.end !== undefined) search.set("end", String(p.end));
+  return search.toString();
+}
+
+export type ExemplarParams = { component: string; window: string; end?: number; limit?: number };
 
 export type WhatIfParams = { quantile: number; window: string; change: string[] };
 
@@ -51,6 +66,20 @@ export const urls = {
   restore: (slug: string, version: number) => `${service(slug)}/budget/revisions/${version}/restore`,
   waterfall: (slug: string, p: WaterfallParams) => `${service(slug)}/waterfall?${waterfallSearch(p)}`,
   slos: (slug: string, at?: number) => `${service(slug)}/slos${at !== undefined ? `?at=${at}` : ""}`,
+  timeline: (slug: string, p: TimelineParams) => `${service(slug)}/timeline?${timelineSearch(p)}`,
+  exemplars: (slug: string, p: ExemplarParams) => {
+    const search = new URLSearchParams({ component: p.component, window: p.window });
+    if (p.end !== undefined) search.set("end", String(p.end));
+    if (p.limit !== undefined) search.set("limit", String(p.limit));
+    return `${service(slug)}/exemplars?${search.toString()}`;
+  },
+  serviceAnnotations: (slug: string, range: string, end?: number) =>
+    `${service(slug)}/annotations?range=${encodeURIComponent(range)}${end !== undefined ? `&end=${end}` : ""}`,
+  annotations: () => "/api/annotations",
+  annotation: (id: string) => `/api/annotations/${encodeURIComponent(id)}`,
+  sloHistory: (slug: string, id: string, range?: string) =>
+    `${service(slug)}/slos/${encodeURIComponent(id)}/history${range ? `?range=${encodeURIComponent(range)}` : ""}`,
+  status: () => "/api/status",
   slo: (slug: string, id: string) => `${service(slug)}/slos/${encodeURIComponent(id)}`,
   bucketBounds: () => "/api/prometheus/buckets",
   discovery: (match?: string) => `/api/discovery/histograms${match ? `?match=${encodeURIComponent(match)}` : ""}`,
@@ -118,6 +147,27 @@ export const queries = {
     }),
   slos: (slug: string, at?: number) =>
     queryOptions({ queryKey: ["slos", slug, at ?? "live"], queryFn: () => apiFetch<SloStatus[]>(urls.slos(slug, at)) }),
+  timeline: (slug: string, p: TimelineParams) =>
+    queryOptions({
+      queryKey: ["timeline", slug, p.quantile, p.range, p.window, p.end ?? "live"],
+      queryFn: () => apiFetch<TimelineView>(urls.timeline(slug, p)),
+    }),
+  exemplars: (slug: string, p: ExemplarParams) =>
+    queryOptions({
+      queryKey: ["exemplars", slug, p.component, p.window, p.end ?? "live", p.limit ?? 20],
+      queryFn: () => apiFetch<ExemplarsView>(urls.exemplars(slug, p)),
+    }),
+  serviceAnnotations: (slug: string, range: string, end?: number) =>
+    queryOptions({
+      queryKey: ["annotations", slug, range, end ?? "live"],
+      queryFn: () => apiFetch<AnnotationView[]>(urls.serviceAnnotations(slug, range, end)),
+    }),
+  sloHistory: (slug: string, id: string, range?: string) =>
+    queryOptions({
+      queryKey: ["slo-history", slug, id, range ?? "window"],
+      queryFn: () => apiFetch<SloHistoryView>(urls.sloHistory(slug, id, range)),
+    }),
+  status: () => queryOptions({ queryKey: ["status"], queryFn: () => apiFetch<StatusBoard>(urls.status()) }),
   experiments: () =>
     queryOptions({ queryKey: ["experiments"], queryFn: () => apiFetch<ExperimentView[]>(urls.experiments()) }),
   experiment: (id: string) =>

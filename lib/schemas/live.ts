@@ -154,7 +154,13 @@ export const timelineQuerySchema = z.object({
   range: z.enum(TIMELINE_RANGES, { error: `Range must be one of ${TIMELINE_RANGES.join(", ")}` }).default("1h"),
   /** The rate window of each point, widened to the step when the step is longer. */
   window: windowSchema.default("5m"),
-  end: unixTimeSchema.optional(),
+  /** The range's end; a time after now reads as now (a pinned moment's range may reach past it). */
+  end: z.coerce
+    .number({ error: "end is a unix timestamp in seconds" })
+    .int("end is a whole number of seconds")
+    .min(946684800, "end must be after the year 2000")
+    .max(4_102_444_800, "end must be before the year 2100")
+    .optional(),
 });
 export type TimelineQuery = z.output<typeof timelineQuerySchema>;
 

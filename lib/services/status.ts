@@ -4,7 +4,7 @@ import type { Point } from "@/lib/domain/timeline";
 import type { CoalescingClient } from "@/lib/prometheus/coalesce";
 import { getAlerts } from "./alerts";
 import { jsonCache } from "./json-cache";
-import { listServices } from "./services";
+import { listServices, type ServiceSummary } from "./services";
 import { getSloStatuses } from "./slos";
 import { getTimeline } from "./timeline";
 import { getWaterfall } from "./waterfall";
@@ -19,6 +19,10 @@ export type ServiceStatus = {
   name: string;
   quantile: number;
   targetMs: number;
+  /** The budget as written: "TTFT p95 < 700 ms", what its stages stack to, and the margin left. */
+  target: string;
+  budgetStackedMs: number;
+  budgetMarginMs: number;
   /** The end-to-end histogram's pXX, else the stacked waterfall (measuredIsStacked). */
   measuredMs: number | null;
   measuredIsStacked: boolean;
@@ -49,7 +53,7 @@ export function worstFirst(a: ServiceStatus, b: ServiceStatus): number {
 async function serviceStatus(
   db: Db,
   prom: CoalescingClient | null,
-  service: { slug: string; name: string; quantile: number; targetMs: number },
+  service: ServiceSummary,
   firing: Map<string, number>,
   now: number,
 ): Promise<ServiceStatus> {
@@ -69,6 +73,9 @@ async function serviceStatus(
     name: service.name,
     quantile: service.quantile,
     targetMs: service.targetMs,
+    target: service.target,
+    budgetStackedMs: service.stackedMs,
+    budgetMarginMs: service.marginMs,
     measuredMs: measured,
     measuredIsStacked: measured !== null && measuredIsStacked,
     overBudget: waterfall.stages.flatMap((stage) =>

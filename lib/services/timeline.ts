@@ -84,14 +84,19 @@ const responses = jsonCache("timeline", { ttlMs: 5000, maxEntries: 200 });
 export async function getTimeline(args: LiveViewArgs): Promise<TimelineView> {
   const query = parseInput(timelineQuerySchema, args.query, "The query");
   const budget = await getBudgetForLiveView(args);
-  return buildView(args, budget, query, timelineSpan(query.range, query.end ?? args.now ?? Date.now() / 1000));
+  return buildView(
+    args,
+    budget,
+    query,
+    timelineSpan(query.range, Math.min(query.end ?? Infinity, args.now ?? Date.now() / 1000)),
+  );
 }
 
 /** The timeline as the API sends it, from the serialised-answer cache when it can be. */
 export async function getTimelineJson(args: LiveViewArgs): Promise<string> {
   const query = parseInput(timelineQuerySchema, args.query, "The query");
   const budget = await getBudgetForLiveView(args);
-  const span = timelineSpan(query.range, query.end ?? args.now ?? Date.now() / 1000);
+  const span = timelineSpan(query.range, Math.min(query.end ?? Infinity, args.now ?? Date.now() / 1000));
   const key = `${args.prom?.baseUrl}|${args.slug}|v${budget.version}|${query.quantile}|${query.range}|${query.window}|${span.end}`;
   return responses.get(
     key,

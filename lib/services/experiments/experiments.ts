@@ -1,5 +1,6 @@
 import "server-only";
 import { analyse, type Analysis } from "@/lib/domain/stats/analysis";
+import type { Verdict } from "@/lib/domain/stats/verdict";
 import type { Db } from "@/lib/db/client";
 import {
   findExperimentRow,
@@ -69,6 +70,21 @@ export const createExperiment = mutation(
 
 export async function listExperiments({ db }: { db: Db }): Promise<ExperimentView[]> {
   return (await listExperimentRows(db)).map(toExperimentView);
+}
+
+/** The experiments list, each with its analysis's verdict: what shipped, at a glance. */
+export async function listExperimentsWithVerdicts({
+  db,
+}: {
+  db: Db;
+}): Promise<(ExperimentView & { verdict: Verdict })[]> {
+  const rows = await listExperimentRows(db);
+  return Promise.all(
+    rows.map(async (row) => ({
+      ...toExperimentView(row),
+      verdict: analyse(row, await loadVariantData(db, row.id)).verdict,
+    })),
+  );
 }
 
 async function findOrThrow(db: Db, id: string): Promise<ExperimentRow> {

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { WaterfallView } from "@/components/waterfall/waterfall-view";
+import { TIMELINE_RANGES, type TimelineRange } from "@/lib/domain/timeline";
 import { orNotFound, viewOrDefault } from "@/lib/services/pages";
 import { runtime } from "@/lib/services/runtime";
 import { getWaterfall } from "@/lib/services/waterfall";
@@ -43,6 +44,9 @@ export default async function WaterfallPage({ params, searchParams }: Props) {
         compare: raw.compare || undefined,
         at: raw.at ? view.at : undefined,
         paused: first(search.refresh) === "off",
+        range: (TIMELINE_RANGES as readonly string[]).includes(first(search.range) ?? "")
+          ? (first(search.range) as TimelineRange)
+          : "1h",
       }}
     />
   );

@@ -1,0 +1,197 @@
+"use client";
+
+import {
+  CartesianGrid,
+  ComposedChart,
+  Line,
+  ReferenceArea,
+  ReferenceLine,
+  ResponsiveContainer,
+  Scatter,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
+
+// One measured line over time against a limit (a budget, a target, an alert threshold), with the
+// moments that matter drawn on it: annotations, the pinned moment, the stretch over the limit,
+// and the slow requests (exemplars) as dots. Clicking picks a moment.
+
+export type Marker = { at: number; kind: string; text: string };
+
+export const MARKER_COLORS: Record<string, string> = {
+  deploy: "#7c3aed",
+  note: "#64748b",
+  budget: "#0284c7",
+  slo: "#d97706",
+  experiment: "#059669",
+  alert: "#dc2626",
+};
+
+export function formatTime(unix: number, spanSeconds: number): string {
+  const date = new Date(unix * 1000);
+  if (spanSeconds > 86_400)
+    return date.toLocaleString(undefined, { weekday: "short", hour: "2-digit", minute: "2-digit" });
+  return date.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+}
+
+export function TimeChart({
+  label,
+  points,
+  start,
+  end,
+  limit,
+  limitLabel,
+  over,
+  markers = [],
+  pinnedAt,
+  dots = [],
+  format = (v) => `${v.toFixed(v < 10 ? 1 : 0)} ms`,
+  extraLimits = [],
+  lines = [],
+  lineName = "measured",
+  height = 112,
+  onPick,
+}: {
+  label: string;
+  points: [number, number | null][];
+  start: number;
+  end: number;
+  limit?: number | null;
+  limitLabel?: string;
+  /** From when the line has been over the limit: shaded to the end. */
+  over?: number | null;
+  markers?: Marker[];
+  pinnedAt?: number;
+  dots?: { at: number; value: number }[];
+  format?: (value: number) => string;
+  extraLimits?: { value: number; label: string; color: string }[];
+  /** More lines on the same times (e.g. burn rates over several windows), each in its colour. */
+  lines?: { name: string; color: string; points: [number, number | null][] }[];
+  /** The main line's name in the tooltip. */
+  lineName?: string;
+  height?: number;
+  onPick?: (unix: number) => void;
+}) {
+  const data = points.map(([t, v], i) => ({
+    t,
+    v,
+    ...Object.fromEntries(lines.map((line, j) => [`l${j}`, line.points[i]?.[1] ?? null])),
+  }));
+  const span = end - start;
+  const values = [
+    ...points.map(([, v]) => v).filter((v): v is number => v !== null),
+    ...(limit != null ? [limit] : []),
+    ...dots.map((d) => d.value),
+    ...extraLimits.map((l) => l.value),
+    ...lines.flatMap((line) => line.points.map(([, v]) => v).filter((v): v is number => v !== null)),
+  ];
+  const top = values.length ? Math.max(...values) * 1.1 : 1;
+  return (
+    <div style={{ height }} className="text-sky-600 dark:text-sky-400" role="img" aria-label={label}>
+      <ResponsiveContainer width="100%" height="100%">
+        <ComposedChart
+          data={data}
+          margin={{ top: 6, right: 8, bottom: 0, left: 0 }}
+          onClick={(state) => {
+            const t = Number(state?.activeLabel);
+            if (onPick && Number.isFinite(t)) onPick(t);
+          }}
+          style={onPick ? { cursor: "crosshair" } : undefined}
+        >
+          <CartesianGrid strokeOpacity={0.15} vertical={false} />
+          <XAxis
+            dataKey="t"
+            type="number"
+            domain={[start, end]}
+            tickFormatter={(t: number) => formatTime(t, span)}
+            tick={{ fontSize: 10 }}
+            tickCount={5}
+            stroke="currentColor"
+            className="text-slate-400"
+          />
+          <YAxis
+            domain={[0, top]}
+            tick={{ fontSize: 10 }}
+            width={44}
+            tickFormatter={(v: number) => format(v)}
+            stroke="currentColor"
+            className="text-slate-400"
+          />
+          <Tooltip
+            labelFormatter={(t) => new Date(Number(t) * 1000).toLocaleString()}
+            formatter={(v) => (typeof v === "number" ? format(v) : String(v))}
+            contentStyle={{ fontSize: 12 }}
+          />
+          {over != null && <ReferenceArea x1={over} x2={end} fill="#dc2626" fillOpacity={0.08} ifOverflow="hidden" />}
+          {limit != null && (
+            <ReferenceLine
+              y={limit}
+              stroke="#dc2626"
+              strokeDasharray="4 3"
+              label={
+                limitLabel
+                  ? { value: limitLabel, position: "insideTopRight", fontSize: 10, fill: "#dc2626" }
+                  : undefined
+              }
+            />
+          )}
+          {extraLimits.map((l) => (
+            <ReferenceLine
+              key={l.label}
+              y={l.value}
+              stroke={l.color}
+              strokeDasharray="4 3"
+              label={{ value: l.label, position: "insideTopRight", fontSize: 10, fill: l.color }}
+            />
+          ))}
+          {markers
+            .filter((m) => m.at >= start && m.at <= end)
+            .map((m, i) => (
+              <ReferenceLine
+                key={`${m.at}-${i}`}
+                x={m.at}
+                stroke={MARKER_COLORS[m.kind] ?? "#64748b"}
+                strokeWidth={1.5}
+                label={{ value: "▾", position: "top", fontSize: 10, fill: MARKER_COLORS[m.kind] ?? "#64748b" }}
+              />
+            ))}
+          {pinnedAt !== undefined && pinnedAt >= start && pinnedAt <= end && (
+            <ReferenceLine x={pinnedAt} stroke="#0f172a" strokeWidth={2} className="dark:stroke-slate-100" />
+          )}
+          <Line
+            dataKey="v"
+            name={lineName}
+            stroke="currentColor"
+            strokeWidth={1.5}
+            dot={false}
+            isAnimationActive={false}
+            connectNulls={false}
+          />
+          {lines.map((line, j) => (
+            <Line
+              key={line.name}
+              dataKey={`l${j}`}
+              name={line.name}
+              stroke={line.color}
+              strokeWidth={1.5}
+              dot={false}
+              isAnimationActive={false}
+              connectNulls={false}
+            />
+          ))}
+          {dots.length > 0 && (
+            <Scatter
+              data={dots.map((d) => ({ t: d.at, v: d.value }))}
+              dataKey="v"
+              name="slow request"
+              fill="#dc2626"
+              isAnimationActive={false}
+              shape="circle"
+            />
+          )}
+        </ComposedChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}

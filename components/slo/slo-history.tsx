@@ -1,0 +1,116 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { TimeChart } from "@/components/charts/time-chart";
+import type { BurnWindow } from "@/lib/domain/slo";
+import { queries } from "@/lib/queries/resources";
+import type { SloHistoryView } from "@/lib/services/slo-history";
+
+// Pyrra-style history under an SLO's numbers: the error budget left over the SLO's window (the
+// burn-down), attainment against the objective, and burn rates against the alerts' thresholds,
+// with the annotations on all three. The last point of each is the status shown above.
+
+const percent = (v: number) => `${(v * 100).toFixed(Math.abs(v) < 0.1 ? 1 : 0)} %`;
+const BURN_COLORS: Partial<Record<BurnWindow, string>> = {
+  "1h": "#dc2626",
+  "6h": "#ea580c",
+  "1d": "#7c3aed",
+  "3d": "#0284c7",
+};
+
+export function SloHistory({ slug, id, name }: { slug: string; id: string; name: string }) {
+  const history = useQuery({ ...queries.sloHistory(slug, id), refetchInterval: 60_000 });
+  if (history.isLoading)
+    return (
+      <div
+        className="mt-3 h-32 animate-pulse rounded bg-slate-100 dark:bg-slate-800"
+        aria-label="Loading the history"
+      />
+    );
+  if (history.error)
+    return <p className="mt-3 text-sm text-red-600">Could not load the history: {history.error.message}</p>;
+  const view = history.data!;
+  return (
+    <section
+      className="mt-3 space-y-1 border-t border-slate-100 pt-3 dark:border-slate-800"
+      aria-label={`History of ${name}`}
+    >
+      <p className="text-xs text-slate-500">
+        Over the last {view.range}: at each point the SLO as it stood then, over its own window.
+        {view.dataPath?.kind === "recorded" ? " Read from the recording rules' series." : ""}
+      </p>
+      <div className="grid gap-3 lg:grid-cols-3">
+        <HistoryChart
+          title="Error budget left"
+          view={view}
+          points={view.points.map((p) => [p.at, p.errorBudgetRemaining])}
+          limit={0}
+          limitLabel="budget spent"
+          format={percent}
+          testId="burn-down"
+        />
+        <HistoryChart
+          title="Attainment"
+          view={view}
+          points={view.points.map((p) => [p.at, p.attainment])}
+          limit={view.objective}
+          limitLabel="objective"
+          format={(v) => `${(v * 100).toFixed(2)} %`}
+        />
+        <HistoryChart
+          title="Burn rate (× budget)"
+          view={view}
+          points={view.points.map((p) => [p.at, p.burnRates["1h"]])}
+          lineName="1h"
+          lines={(["6h", "1d", "3d"] as const).map((w) => ({
+            name: w,
+            color: BURN_COLORS[w]!,
+            points: view.points.map((p) => [p.at, p.burnRates[w]] as [number, number | null]),
+          }))}
+          extraLimits={view.thresholds.map((t) => ({
+            value: t.factor,
+            label: `${t.severity} ${t.longWindow} ${t.factor}×`,
+            color: BURN_COLORS[t.longWindow] ?? "#64748b",
+          }))}
+          format={(v) => `${v.toFixed(v < 10 ? 1 : 0)}×`}
+        />
+      </div>
+    </section>
+  );
+}
+
+function HistoryChart({
+  title,
+  view,
+  testId,
+  ...chart
+}: {
+  title: string;
+  view: SloHistoryView;
+  testId?: string;
+  points: [number, number | null][];
+  limit?: number;
+  limitLabel?: string;
+  format: (v: number) => string;
+  lines?: { name: string; color: string; points: [number, number | null][] }[];
+  lineName?: string;
+  extraLimits?: { value: number; label: string; color: string }[];
+}) {
+  const last = [...chart.points].reverse().find(([, v]) => v !== null)?.[1] ?? null;
+  return (
+    <div data-testid={testId}>
+      <p className="flex justify-between text-sm">
+        <span className="font-medium">{title}</span>
+        <span className="tabular-nums text-slate-500">{last === null ? "—" : chart.format(last)}</span>
+      </p>
+      <TimeChart
+        label={`${title} of ${view.name} over the last ${view.range}`}
+        start={view.start}
+        end={view.end}
+        markers={view.annotations}
+        height={128}
+        {...chart}
+      />
+    </div>
+  );
+}

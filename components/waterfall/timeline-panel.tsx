@@ -1,0 +1,422 @@
+"use client";
+
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { Allowed, useCan } from "@/components/auth/viewer";
+import { formatTime, MARKER_COLORS, TimeChart } from "@/components/charts/time-chart";
+import { Field } from "@/components/ui/field";
+import { Form } from "@/components/ui/form";
+import { Button, Card, Select, TextInput, cx } from "@/components/ui/primitives";
+import { formatMs, sinceText } from "@/lib/domain/format";
+import { rangeSeconds, TIMELINE_RANGES, type TimelineRange } from "@/lib/domain/timeline";
+import { ApiError, apiFetch } from "@/lib/queries/api";
+import { queries, urls } from "@/lib/queries/resources";
+import type { AnnotationView } from "@/lib/services/annotations";
+import type { TimelineView } from "@/lib/services/timeline";
+
+// Under the waterfall: each component's pXX over the range against its budget, since when each
+// is over, the annotations that say what changed, and the slowest requests of a component.
+
+const REFRESH_MS = 15_000;
+
+export function TimelinePanel({
+  slug,
+  quantile,
+  window,
+  range,
+  at,
+  overComponents,
+  onRange,
+  onPin,
+  onCompare,
+}: {
+  slug: string;
+  quantile: number;
+  window: string;
+  range: TimelineRange;
+  /** The pinned moment, when the page is pinned. */
+  at?: number;
+  /** Components over budget in the waterfall now, worst first: the slow-requests list starts with the first. */
+  overComponents: string[];
+  onRange: (range: TimelineRange) => void;
+  onPin: (unix: number) => void;
+  onCompare: (unix: number) => void;
+}) {
+  // A pinned page shows the range around its moment, a quarter of it after (the server stops at now).
+  const end = at === undefined ? undefined : at + rangeSeconds(range) / 4;
+  const timeline = useQuery({
+    ...queries.timeline(slug, { quantile, range, window, end }),
+    placeholderData: keepPreviousData,
+    refetchInterval: end === undefined ? REFRESH_MS : false,
+  });
+  const view = timeline.data;
+  const components = view?.series.filter((s) => s.hasSource).map((s) => s.component) ?? [];
+  const [picked, setPicked] = useState<string | null>(null);
+  const slowComponent = picked ?? overComponents[0] ?? components[0] ?? null;
+  const exemplars = useQuery({
+    ...queries.exemplars(slug, { component: slowComponent ?? "", window: range, end: view?.end, limit: 50 }),
+    enabled: slowComponent !== null && view !== undefined,
+    placeholderData: keepPreviousData,
+  });
+
+  return (
+    <Card className="space-y-3">
+      <div className="flex flex-wrap items-end gap-3">
+        <h2 className="text-lg font-semibold">Over time</h2>
+        <Field label="Range">
+          {(control) => (
+            <Select {...control} value={range} onChange={(e) => onRange(e.target.value as TimelineRange)}>
+              {TIMELINE_RANGES.map((r) => (
+                <option key={r} value={r}>
+                  last {r}
+                </option>
+              ))}
+            </Select>
+          )}
+        </Field>
+        <p className="text-xs text-slate-500">
+          {view
+            ? `p${quantile * 100} every ${view.stepSeconds < 60 ? `${view.stepSeconds} s` : `${view.stepSeconds / 60} min`}, each point over the preceding ${view.rateWindow}. Click a chart to pin the page to that moment.`
+            : "Loading the timeline…"}
+        </p>
+      </div>
+      {view?.error && (
+        <p role="status" className="text-sm text-amber-700 dark:text-amber-400">
+          {view.error}
+        </p>
+      )}
+      {timeline.error && <p className="text-sm text-red-600">Could not load the timeline: {timeline.error.message}</p>}
+      {!view && !timeline.error && <div className="h-40 animate-pulse rounded bg-slate-100 dark:bg-slate-800" />}
+      {view && <OverSummary view={view} />}
+      {view && (
+        <div className="grid gap-3 md:grid-cols-2" data-testid="timeline">
+          <TimelineCard
+            title={view.endToEnd ? "End to end (measured)" : "End to end (stacked stages)"}
+            points={(view.endToEnd ?? view.stacked).points}
+            limit={view.targetMs}
+            limitLabel="target"
+            over={view.endToEnd?.overTargetSince ?? null}
+            view={view}
+            at={at}
+            onPin={onPin}
+          />
+          {view.series
+            .filter((s) => s.hasSource)
+            .map((s) => (
+              <TimelineCard
+                key={`${s.stage}/${s.component}`}
+                title={s.component}
+                subtitle={s.stage !== s.component ? s.stage : undefined}
+                points={s.points}
+                limit={s.budgetMs}
+                limitLabel="budget"
+                over={s.overBudgetSince}
+                overFromStart={s.overBudgetSinceRangeStart}
+                view={view}
+                at={at}
+                onPin={onPin}
+                dots={
+                  s.component === slowComponent
+                    ? (exemplars.data?.exemplars ?? []).map((e) => ({ at: e.at, value: e.valueMs }))
+                    : undefined
+                }
+              />
+            ))}
+        </div>
+      )}
+      {view && <AnnotationList slug={slug} view={view} at={at} onPin={onPin} onCompare={onCompare} />}
+      {view && components.length > 0 && (
+        <section
+          aria-labelledby="slow-requests"
+          className="space-y-2 border-t border-slate-100 pt-3 dark:border-slate-800"
+        >
+          <div className="flex flex-wrap items-end gap-3">
+            <h3 id="slow-requests" className="font-semibold">
+              Slowest requests
+            </h3>
+            <Field label="Component">
+              {(control) => (
+                <Select {...control} value={slowComponent ?? ""} onChange={(e) => setPicked(e.target.value)}>
+                  {components.map((c) => (
+                    <option key={c} value={c}>
+                      {c}
+                      {overComponents.includes(c) ? " (over budget)" : ""}
+                    </option>
+                  ))}
+                </Select>
+              )}
+            </Field>
+            <p className="text-xs text-slate-500">
+              Exemplars Prometheus stored for its histogram in the last {range}, slowest first; drawn as red dots on its
+              chart.
+            </p>
+          </div>
+          {exemplars.isLoading && <p className="text-sm text-slate-500">Loading the slow requests…</p>}
+          {exemplars.error && (
+            <p className="text-sm text-red-600">Could not load the slow requests: {exemplars.error.message}</p>
+          )}
+          {exemplars.data?.error && <p className="text-sm text-amber-700">{exemplars.data.error}</p>}
+          {exemplars.data?.note && (
+            <p role="status" className="text-sm text-slate-600 dark:text-slate-300" data-testid="exemplar-note">
+              {exemplars.data.note}
+            </p>
+          )}
+          {exemplars.data && exemplars.data.exemplars.length > 0 && (
+            <table className="w-full text-sm" aria-label={`Slowest requests of ${slowComponent}`}>
+              <thead className="text-left text-xs text-slate-500">
+                <tr>
+                  <th className="py-1 font-normal">Latency</th>
+                  <th className="py-1 font-normal">At</th>
+                  <th className="py-1 font-normal">Trace</th>
+                </tr>
+              </thead>
+              <tbody>
+                {exemplars.data.exemplars.slice(0, 10).map((e) => (
+                  <tr key={`${e.traceId}-${e.at}`} className="border-t border-slate-100 dark:border-slate-800">
+                    <td className="py-1 tabular-nums">{formatMs(Math.round(e.valueMs * 10) / 10)}</td>
+                    <td className="py-1 tabular-nums">{new Date(e.at * 1000).toLocaleTimeString()}</td>
+                    <td className="py-1 font-mono text-xs">
+                      {e.url ? (
+                        <a
+                          className="text-sky-700 underline dark:text-sky-400"
+                          href={e.url}
+                          target="_blank"
+                          rel="noopener noreferrer"
+                        >
+                          {e.traceId}
+                        </a>
+                      ) : (
+                        <span title="Set LB_TRACE_URL_TEMPLATE to link trace IDs to your tracing backend">
+                          {e.traceId}
+                        </span>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </section>
+      )}
+    </Card>
+  );
+}
+
+function OverSummary({ view }: { view: TimelineView }) {
+  const over = view.series.filter((s) => s.overBudgetSince !== null);
+  if (over.length === 0)
+    return (
+      <p className="text-sm text-emerald-700 dark:text-emerald-400" data-testid="over-summary">
+        No component is over budget at the end of this range.
+      </p>
+    );
+  return (
+    <ul className="space-y-0.5 text-sm" data-testid="over-summary" aria-label="Over budget">
+      {over.map((s) => (
+        <li key={`${s.stage}/${s.component}`} className="font-medium text-red-700 dark:text-red-400">
+          {s.component} over budget {sinceText(s.overBudgetSince!, view.end, s.overBudgetSinceRangeStart)}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function TimelineCard({
+  title,
+  subtitle,
+  points,
+  limit,
+  limitLabel,
+  over,
+  overFromStart = false,
+  view,
+  at,
+  onPin,
+  dots,
+}: {
+  title: string;
+  subtitle?: string;
+  points: [number, number | null][];
+  limit: number | null;
+  limitLabel: string;
+  over: number | null;
+  overFromStart?: boolean;
+  view: TimelineView;
+  at?: number;
+  onPin: (unix: number) => void;
+  dots?: { at: number; value: number }[];
+}) {
+  const last = [...points].reverse().find(([, v]) => v !== null)?.[1] ?? null;
+  return (
+    <div
+      className={cx(
+        "rounded-md border p-2",
+        over !== null ? "border-red-300 dark:border-red-900" : "border-slate-200 dark:border-slate-800",
+      )}
+    >
+      <div className="flex flex-wrap items-baseline justify-between gap-x-2 text-sm">
+        <p className="font-medium">
+          {title}
+          {subtitle && <span className="ml-1 text-xs font-normal text-slate-500">{subtitle}</span>}
+        </p>
+        <p className="text-xs tabular-nums text-slate-500">
+          {last === null ? "no data" : formatMs(Math.round(last))}
+          {limit !== null && ` / ${formatMs(limit)}`}
+        </p>
+      </div>
+      {over !== null && (
+        <p className="text-xs font-medium text-red-700 dark:text-red-400">
+          over {limitLabel} {sinceText(over, view.end, overFromStart)}
+        </p>
+      )}
+      <TimeChart
+        label={`${title}: p${view.quantile * 100} over the last ${view.range} against its ${limitLabel}`}
+        points={points}
+        start={view.start}
+        end={view.end}
+        limit={limit}
+        over={over}
+        markers={view.annotations}
+        pinnedAt={at}
+        dots={dots}
+        onPick={onPin}
+      />
+    </div>
+  );
+}
+
+const KIND_LABELS: Record<string, string> = {
+  deploy: "deploy",
+  note: "note",
+  budget: "budget",
+  slo: "SLO",
+  experiment: "experiment",
+  alert: "alert",
+};
+
+function AnnotationList({
+  slug,
+  view,
+  at,
+  onPin,
+  onCompare,
+}: {
+  slug: string;
+  view: TimelineView;
+  at?: number;
+  onPin: (unix: number) => void;
+  onCompare: (unix: number) => void;
+}) {
+  const queryClient = useQueryClient();
+  const canDelete = useCan("annotation.delete");
+  const [text, setText] = useState("");
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ["timeline", slug] });
+  const add = useMutation({
+    mutationFn: () =>
+      apiFetch<AnnotationView>(urls.annotations(), {
+        method: "POST",
+        json: { service: slug, text, ...(at !== undefined && { at }) },
+      }),
+    onSuccess: async () => {
+      setText("");
+      await refresh();
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (id: string) => apiFetch(urls.annotation(id), { method: "DELETE" }),
+    onSuccess: refresh,
+  });
+  const span = view.end - view.start;
+  return (
+    <section aria-labelledby="annotations" className="space-y-2 border-t border-slate-100 pt-3 dark:border-slate-800">
+      <h3 id="annotations" className="font-semibold">
+        What changed
+      </h3>
+      {view.annotations.length === 0 ? (
+        <p className="text-sm text-slate-500">
+          No deploys, notes or changes in the last {view.range}. A deploy step can post one with a token that has the
+          write:annotations scope.
+        </p>
+      ) : (
+        <ul className="space-y-1 text-sm" aria-label="Annotations">
+          {[...view.annotations].reverse().map((a) => (
+            <li key={a.id} className="flex flex-wrap items-baseline gap-x-2">
+              <button
+                type="button"
+                className="tabular-nums text-slate-500 underline-offset-2 hover:underline"
+                onClick={() => onPin(a.at)}
+                title="Pin the page to this moment"
+              >
+                {formatTime(a.at, span)}
+              </button>
+              <span
+                className="rounded px-1.5 text-xs font-medium text-white"
+                style={{ backgroundColor: MARKER_COLORS[a.kind] ?? "#64748b" }}
+              >
+                {KIND_LABELS[a.kind] ?? a.kind}
+              </span>
+              <span className="min-w-0 break-words">{a.text}</span>
+              {a.tags.length > 0 && (
+                <span className="text-xs text-slate-500">{a.tags.map((t) => `#${t}`).join(" ")}</span>
+              )}
+              {a.url && (
+                <a
+                  className="text-xs text-sky-700 underline dark:text-sky-400"
+                  href={a.url}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                >
+                  link
+                </a>
+              )}
+              <span className="text-xs text-slate-500">by {a.author}</span>
+              <Button className="ml-auto text-xs" onClick={() => onCompare(a.at - view.stepSeconds)}>
+                Compare with just before
+              </Button>
+              {canDelete && (a.kind === "note" || a.kind === "deploy") && (
+                <Button
+                  variant="danger"
+                  className="text-xs"
+                  onClick={() => remove.mutate(a.id)}
+                  aria-label={`Delete the ${a.kind} “${a.text}”`}
+                >
+                  Delete
+                </Button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      <Allowed action="annotation.create" quiet>
+        <Form
+          className="flex flex-wrap items-end gap-2"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (text.trim()) add.mutate();
+          }}
+        >
+          <Field label={at !== undefined ? `Note at ${new Date(at * 1000).toLocaleTimeString()}` : "Note (now)"}>
+            {(control) => (
+              <TextInput
+                {...control}
+                value={text}
+                maxLength={500}
+                onChange={(e) => setText(e.target.value)}
+                placeholder="e.g. Failed over RAG to the replica"
+                className="w-80"
+              />
+            )}
+          </Field>
+          <Button type="submit" disabled={add.isPending || !text.trim()}>
+            {add.isPending ? "Adding…" : "Add note"}
+          </Button>
+          {add.error && (
+            <p className="text-sm text-red-600">
+              {add.error instanceof ApiError ? add.error.message : "Could not add the note."}
+            </p>
+          )}
+        </Form>
+      </Allowed>
+    </section>
+  );
+}

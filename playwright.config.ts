@@ -69,6 +69,7 @@ export default defineConfig({
         PROMETHEUS_TIMEOUT_MS: "1500",
         LB_PUBLIC_URL: appUrl,
         LB_ANONYMOUS_VIEW: "true",
+        LB_TRACE_URL_TEMPLATE: "http://jaeger.e2e:16686/trace/{traceId}",
         LB_OIDC_ISSUER: `http://127.0.0.1:${OIDC_PORT}`,
         LB_OIDC_CLIENT_ID: "latency-budgets-e2e",
         LB_OIDC_CLIENT_SECRET: "e2e-client-secret-0123456789abcdef",

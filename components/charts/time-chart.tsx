@@ -5,9 +5,9 @@ import {
   ComposedChart,
   Line,
   ReferenceArea,
+  ReferenceDot,
   ReferenceLine,
   ResponsiveContainer,
-  Scatter,
   Tooltip,
   XAxis,
   YAxis,
@@ -47,6 +47,7 @@ export function TimeChart({
   pinnedAt,
   dots = [],
   format = (v) => `${v.toFixed(v < 10 ? 1 : 0)} ms`,
+  tickFormat = (v) => String(Number(v.toPrecision(3))),
   extraLimits = [],
   lines = [],
   lineName = "measured",
@@ -64,7 +65,9 @@ export function TimeChart({
   markers?: Marker[];
   pinnedAt?: number;
   dots?: { at: number; value: number }[];
+  /** The tooltip's format; ticks use tickFormat (short, no unit: the title says it). */
   format?: (value: number) => string;
+  tickFormat?: (value: number) => string;
   extraLimits?: { value: number; label: string; color: string }[];
   /** More lines on the same times (e.g. burn rates over several windows), each in its colour. */
   lines?: { name: string; color: string; points: [number, number | null][] }[];
@@ -94,8 +97,9 @@ export function TimeChart({
           data={data}
           margin={{ top: 6, right: 8, bottom: 0, left: 0 }}
           onClick={(state) => {
-            const t = Number(state?.activeLabel);
-            if (onPick && Number.isFinite(t)) onPick(t);
+            const index = Number(state?.activeTooltipIndex);
+            const t = Number.isInteger(index) ? data[index]?.t : Number(state?.activeLabel);
+            if (onPick && t !== undefined && Number.isFinite(t)) onPick(t);
           }}
           style={onPick ? { cursor: "crosshair" } : undefined}
         >
@@ -113,8 +117,8 @@ export function TimeChart({
           <YAxis
             domain={[0, top]}
             tick={{ fontSize: 10 }}
-            width={44}
-            tickFormatter={(v: number) => format(v)}
+            width={36}
+            tickFormatter={(v: number) => tickFormat(v)}
             stroke="currentColor"
             className="text-slate-400"
           />
@@ -180,16 +184,19 @@ export function TimeChart({
               connectNulls={false}
             />
           ))}
-          {dots.length > 0 && (
-            <Scatter
-              data={dots.map((d) => ({ t: d.at, v: d.value }))}
-              dataKey="v"
-              name="slow request"
-              fill="#dc2626"
-              isAnimationActive={false}
-              shape="circle"
-            />
-          )}
+          {dots
+            .filter((d) => d.at >= start && d.at <= end)
+            .map((d, i) => (
+              <ReferenceDot
+                key={`${d.at}-${i}`}
+                x={d.at}
+                y={d.value}
+                r={2.5}
+                fill="#dc2626"
+                stroke="none"
+                ifOverflow="hidden"
+              />
+            ))}
         </ComposedChart>
       </ResponsiveContainer>
     </div>

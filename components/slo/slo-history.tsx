@@ -1,6 +1,9 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useSearchParams } from "next/navigation";
+import { useViewUrl } from "@/components/insights/use-view-url";
+import { Select } from "@/components/ui/primitives";
 import { TimeChart } from "@/components/charts/time-chart";
 import type { BurnWindow } from "@/lib/domain/slo";
 import { queries } from "@/lib/queries/resources";
@@ -18,8 +21,18 @@ const BURN_COLORS: Partial<Record<BurnWindow, string>> = {
   "3d": "#0284c7",
 };
 
+const RANGES = ["1h", "6h", "1d", "7d", "28d", "30d"];
+
 export function SloHistory({ slug, id, name }: { slug: string; id: string; name: string }) {
-  const history = useQuery({ ...queries.sloHistory(slug, id), refetchInterval: 60_000 });
+  const search = useSearchParams();
+  const update = useViewUrl();
+  const asked = search.get("history") ?? "";
+  const range = RANGES.includes(asked) ? asked : undefined;
+  const history = useQuery({
+    ...queries.sloHistory(slug, id, range),
+    placeholderData: keepPreviousData,
+    refetchInterval: 60_000,
+  });
   if (history.isLoading)
     return (
       <div
@@ -35,27 +48,46 @@ export function SloHistory({ slug, id, name }: { slug: string; id: string; name:
       className="mt-3 space-y-1 border-t border-slate-100 pt-3 dark:border-slate-800"
       aria-label={`History of ${name}`}
     >
-      <p className="text-xs text-slate-500">
-        Over the last {view.range}: at each point the SLO as it stood then, over its own window.
-        {view.dataPath?.kind === "recorded" ? " Read from the recording rules' series." : ""}
-      </p>
+      <div className="flex flex-wrap items-center gap-2 text-xs text-slate-500">
+        <label className="flex items-center gap-1">
+          History over the last
+          <Select
+            className="w-auto py-0 text-xs"
+            value={view.range}
+            onChange={(e) => update({ history: e.target.value })}
+            aria-label={`History range of ${name}`}
+          >
+            {RANGES.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </Select>
+        </label>
+        <span>
+          At each point the SLO as it stood then, over its own window.
+          {view.dataPath?.kind === "recorded" ? " Read from the recording rules' series." : ""}
+        </span>
+      </div>
       <div className="grid gap-3 lg:grid-cols-3">
         <HistoryChart
-          title="Error budget left"
+          title="Error budget left (%)"
           view={view}
           points={view.points.map((p) => [p.at, p.errorBudgetRemaining])}
           limit={0}
           limitLabel="budget spent"
           format={percent}
+          tickFormat={(v) => `${Math.round(v * 100)}`}
           testId="burn-down"
         />
         <HistoryChart
-          title="Attainment"
+          title="Attainment (%)"
           view={view}
           points={view.points.map((p) => [p.at, p.attainment])}
           limit={view.objective}
           limitLabel="objective"
           format={(v) => `${(v * 100).toFixed(2)} %`}
+          tickFormat={(v) => `${Number((v * 100).toPrecision(4))}`}
         />
         <HistoryChart
           title="Burn rate (× budget)"
@@ -92,6 +124,7 @@ function HistoryChart({
   limit?: number;
   limitLabel?: string;
   format: (v: number) => string;
+  tickFormat?: (v: number) => string;
   lines?: { name: string; color: string; points: [number, number | null][] }[];
   lineName?: string;
   extraLimits?: { value: number; label: string; color: string }[];

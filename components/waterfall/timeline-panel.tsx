@@ -258,6 +258,7 @@ function TimelineCard({
         <p className="font-medium">
           {title}
           {subtitle && <span className="ml-1 text-xs font-normal text-slate-500">{subtitle}</span>}
+          <span className="ml-1 text-xs font-normal text-slate-500">ms</span>
         </p>
         <p className="text-xs tabular-nums text-slate-500">
           {last === null ? "no data" : formatMs(Math.round(last))}

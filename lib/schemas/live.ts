@@ -183,8 +183,8 @@ export const exemplarQuerySchema = z.object({
 export const sloHistoryQuerySchema = z.object({
   /** How far back the history reaches; the SLO's own window when left out. */
   range: z
-    .union([z.literal("1d"), z.literal("7d"), z.literal("28d"), z.literal("30d")], {
-      error: "Range must be 1d, 7d, 28d or 30d",
+    .union([z.literal("1h"), z.literal("6h"), z.literal("1d"), z.literal("7d"), z.literal("28d"), z.literal("30d")], {
+      error: "Range must be 1h, 6h, 1d, 7d, 28d or 30d",
     })
     .optional(),
   end: unixTimeSchema.optional(),

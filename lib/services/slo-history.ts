@@ -70,7 +70,7 @@ export async function getSloHistory(args: LiveViewArgs & { id: string }): Promis
   const end = prom ? prom.alignTime(query.end ?? now) : Math.floor(query.end ?? now);
   const range = query.range ?? `${slo.windowDays}d`;
   const span = WINDOW_SECONDS[range] ?? slo.windowDays * 86400;
-  const stepSeconds = Math.max(60, Math.floor(span / (HISTORY_POINTS - 1) / 60) * 60);
+  const stepSeconds = Math.max(15, Math.floor(span / (HISTORY_POINTS - 1) / 15) * 15);
   const times = Array.from({ length: HISTORY_POINTS }, (_, i) => end - (HISTORY_POINTS - 1 - i) * stepSeconds);
   let last: SloStatus | null = null;
   const points = await pooled(times, 6, async (at): Promise<SloHistoryPoint> => {

@@ -12,21 +12,11 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
+import { MARKER_COLORS, type Marker } from "./markers";
 
 // One measured line over time against a limit (a budget, a target, an alert threshold), with the
 // moments that matter drawn on it: annotations, the pinned moment, the stretch over the limit,
 // and the slow requests (exemplars) as dots. Clicking picks a moment.
-
-export type Marker = { at: number; kind: string; text: string };
-
-export const MARKER_COLORS: Record<string, string> = {
-  deploy: "#7c3aed",
-  note: "#64748b",
-  budget: "#0284c7",
-  slo: "#d97706",
-  experiment: "#059669",
-  alert: "#dc2626",
-};
 
 export function formatTime(unix: number, spanSeconds: number): string {
   const date = new Date(unix * 1000);

@@ -3,7 +3,8 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Allowed, useCan } from "@/components/auth/viewer";
-import { formatTime, MARKER_COLORS, TimeChart } from "@/components/charts/time-chart";
+import { MARKER_COLORS } from "@/components/charts/markers";
+import { formatTime, TimeChart } from "@/components/charts/time-chart";
 import { Field } from "@/components/ui/field";
 import { Form } from "@/components/ui/form";
 import { Button, Card, Select, TextInput, cx } from "@/components/ui/primitives";

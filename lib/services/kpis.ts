@@ -1,4 +1,5 @@
 import "server-only";
+import { annotationsBetween, type AnnotationView } from "./annotations";
 import { listSloRows, type SloRow } from "@/lib/db/slos";
 import { histogramQuantile } from "@/lib/domain/histogram";
 import {
@@ -42,6 +43,8 @@ export type KpiView = {
   cacheHitRate: number | null;
   cacheHitRates: { prefix: number | null; response: number | null };
   sparklines: Partial<Record<ScalarKpi | "ttftP95Ms" | "itlP95Ms" | "endToEndP95Ms", Sparkline>>;
+  /** What changed within the window: markers on the sparklines. */
+  annotations: AnnotationView[];
 } & Record<ScalarKpi, number | null>;
 
 const NO_PERCENTILES: Percentiles = { p50: null, p95: null, p99: null, lowerBounds: [], metric: null };
@@ -81,6 +84,7 @@ function emptyView(
     cacheHitRate: null,
     cacheHitRates: { prefix: null, response: null },
     sparklines: {},
+    annotations: [],
     ...scalars,
   };
 }
@@ -185,5 +189,6 @@ export async function getKpis({ db, prom, slug, query, now = Date.now() / 1000 }
     }
   view.cacheHitRates = { prefix: view.prefixCacheHitRate, response: view.responseCacheHitRate };
   view.cacheHitRate = view.prefixCacheHitRate ?? view.responseCacheHitRate;
+  view.annotations = await annotationsBetween(db, [slug], spark.start, spark.end);
   return view;
 }

@@ -11,6 +11,7 @@ import { runDiscoveryBench } from "./discovery";
 import { runExperimentBench } from "./experiments";
 import { runLongWindowBench } from "./long-window";
 import { runPlannerBench } from "./planner";
+import { runTimelineBench } from "./timeline";
 import { runWhatIfBench } from "./whatif";
 import { startBenchStack } from "./stack";
 import { systemActor } from "../lib/services/actor";
@@ -212,6 +213,9 @@ for (const row of runExperimentBench()) report(row.name, row.value, row.target, 
 
 console.log("\n28-day SLOs on a backfilled month (promtool; a few minutes)…");
 for (const row of await runLongWindowBench()) report(row.name, row.value, row.target, row.met);
+
+console.log("\nThe waterfall timeline over a backfilled day (promtool; a minute)…");
+for (const row of await runTimelineBench()) report(row.name, row.value, row.target, row.met);
 
 console.log("\nDiscovery against a Prometheus with 100,000 series…");
 for (const row of await runDiscoveryBench()) report(row.name, row.value, row.target, row.met);

@@ -18,12 +18,44 @@ type Shot = {
   ready: (page: Page) => Promise<unknown>;
   /** Pages only editors see: sign in as the demo admin first. */
   signedIn?: boolean;
+  /** Something to do before the page opens (signed in when `signedIn`), e.g. post an annotation. */
+  prepare?: (page: Page) => Promise<unknown>;
   fullPage?: boolean;
 };
 
 const SPANS = "traces_span_metrics_duration_milliseconds";
 
 const SHOTS: Record<string, Shot> = {
+  timeline: {
+    path: "/services/chat-api/waterfall?range=1h",
+    incident: "rag",
+    signedIn: true,
+    fullPage: true,
+    prepare: (page) =>
+      page.request.post(`${app}/api/annotations`, {
+        headers: { origin: app },
+        data: {
+          service: "chat-api",
+          at: Math.floor(Date.now() / 1000) - 60,
+          text: "Deployed rag-v2: reranker on",
+          kind: "deploy",
+          tags: ["deploy", "rag"],
+        },
+      }),
+    ready: (page) =>
+      page.getByTestId("over-summary").filter({ hasText: "RAG retrieval over budget" }).waitFor({ timeout: 120_000 }),
+  },
+  status: {
+    path: "/",
+    incident: "rag",
+    ready: (page) =>
+      page.getByRole("list", { name: "Over budget in Chat API" }).filter({ hasText: "RAG retrieval" }).waitFor(),
+  },
+  "slo-history": {
+    path: "/services/chat-api/slos?history=1h",
+    incident: "rag",
+    ready: (page) => page.getByTestId("burn-down").first().waitFor(),
+  },
   kpis: {
     path: "/services/chat-api/kpis?window=5m",
     incident: "none",
@@ -102,6 +134,7 @@ try {
       });
       if (!response.ok()) throw new Error(`Signing in for the ${name} screenshot: ${response.status()}`);
     }
+    await shot.prepare?.(page);
     await page.goto(`${app}${shot.path}`);
     await shot.ready(page);
     // Hydrated: charts draw in the browser, and forms take their defaults there.

@@ -12,6 +12,7 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
+import { niceScale } from "@/lib/domain/ticks";
 import { MARKER_COLORS, type Marker } from "./markers";
 
 // One measured line over time against a limit (a budget, a target, an alert threshold), with the
@@ -79,7 +80,8 @@ export function TimeChart({
     ...extraLimits.map((l) => l.value),
     ...lines.flatMap((line) => line.points.map(([, v]) => v).filter((v): v is number => v !== null)),
   ];
-  const top = values.length ? Math.max(...values) * 1.1 : 1;
+  // Round ticks from 0 (or the lowest value, when a line goes negative) to just above the highest.
+  const { domain, ticks } = niceScale(Math.min(0, ...values), values.length ? Math.max(...values) * 1.05 : 1, 4);
   return (
     <div style={{ height }} className="text-sky-600 dark:text-sky-400" role="img" aria-label={label}>
       <ResponsiveContainer width="100%" height="100%">
@@ -105,7 +107,8 @@ export function TimeChart({
             className="text-slate-400"
           />
           <YAxis
-            domain={[0, top]}
+            domain={domain}
+            ticks={ticks}
             tick={{ fontSize: 10 }}
             width={36}
             tickFormatter={(v: number) => tickFormat(v)}
@@ -147,6 +150,7 @@ export function TimeChart({
                 x={m.at}
                 stroke={MARKER_COLORS[m.kind] ?? "#64748b"}
                 strokeWidth={1.5}
+                strokeOpacity={0.7}
                 label={{ value: "▾", position: "top", fontSize: 10, fill: MARKER_COLORS[m.kind] ?? "#64748b" }}
               />
             ))}

@@ -49,7 +49,7 @@ export function SloHistory({ slug, id, name }: { slug: string; id: string; name:
       aria-label={`History of ${name}`}
     >
       <div className="flex flex-wrap items-center gap-2 text-xs text-slate-500">
-        <label className="flex items-center gap-1">
+        <label className="flex items-center gap-1 whitespace-nowrap">
           History over the last
           <Select
             className="w-auto py-0 text-xs"
@@ -101,7 +101,7 @@ export function SloHistory({ slug, id, name }: { slug: string; id: string; name:
           }))}
           extraLimits={view.thresholds.map((t) => ({
             value: t.factor,
-            label: `${t.severity} ${t.longWindow} ${t.factor}×`,
+            label: `${t.severity} ${t.longWindow} ${Number(t.factor.toFixed(2))}×`,
             color: BURN_COLORS[t.longWindow] ?? "#64748b",
           }))}
           format={(v) => `${v.toFixed(v < 10 ? 1 : 0)}×`}

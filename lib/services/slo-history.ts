@@ -5,6 +5,7 @@ import { AppError } from "@/lib/errors";
 import { isUuid, parseInput } from "@/lib/schemas/parse";
 import { sloHistoryQuerySchema } from "@/lib/schemas/live";
 import { annotationsBetween, type AnnotationView } from "./annotations";
+import { pooled } from "./pool";
 import type { LiveViewArgs } from "./runtime";
 import { getServiceOrThrow } from "./services";
 import { statusOf, type SloStatus } from "./slos";
@@ -43,21 +44,6 @@ const SETTLED_SECONDS = 600;
 const MAX_KEPT = 20_000;
 const globalForPoints = globalThis as unknown as { latencyBudgetsSloPoints?: Map<string, SloHistoryPoint> };
 const kept = (globalForPoints.latencyBudgetsSloPoints ??= new Map());
-
-/** Runs `work` over `items` with at most `limit` at a time, keeping their order. */
-async function pooled<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        results[i] = await work(items[i]!);
-      }
-    }),
-  );
-  return results;
-}
 
 export async function getSloHistory(args: LiveViewArgs & { id: string }): Promise<SloHistoryView> {
   const { db, prom, slug, id } = args;

@@ -4,6 +4,7 @@ import type { Point } from "@/lib/domain/timeline";
 import type { CoalescingClient } from "@/lib/prometheus/coalesce";
 import { getAlerts } from "./alerts";
 import { jsonCache } from "./json-cache";
+import { pooled } from "./pool";
 import { listServices, type ServiceSummary } from "./services";
 import { getSloStatuses } from "./slos";
 import { getTimeline } from "./timeline";
@@ -111,10 +112,8 @@ export async function getStatusBoard({
   for (const alert of alerts?.alerts ?? [])
     if (alert.state === "firing" && alert.labels.service)
       firing.set(alert.labels.service, (firing.get(alert.labels.service) ?? 0) + 1);
-  const statuses: ServiceStatus[] = [];
   // A few services at a time: each is a handful of coalesced queries.
-  for (let i = 0; i < services.length; i += 8)
-    statuses.push(...(await Promise.all(services.slice(i, i + 8).map((s) => serviceStatus(db, prom, s, firing, now)))));
+  const statuses = await pooled(services, 8, (s) => serviceStatus(db, prom, s, firing, now));
   return { at: Math.floor(now), services: statuses.sort(worstFirst) };
 }
 

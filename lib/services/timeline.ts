@@ -81,22 +81,22 @@ async function buildView(
 
 const responses = jsonCache("timeline", { ttlMs: 5000, maxEntries: 200 });
 
-export async function getTimeline(args: LiveViewArgs): Promise<TimelineView> {
+/** The question a request asks: its parsed query, the budget it reads and the span, end aligned to the step. */
+async function prepare(args: LiveViewArgs) {
   const query = parseInput(timelineQuerySchema, args.query, "The query");
   const budget = await getBudgetForLiveView(args);
-  return buildView(
-    args,
-    budget,
-    query,
-    timelineSpan(query.range, Math.min(query.end ?? Infinity, args.now ?? Date.now() / 1000)),
-  );
+  const span = timelineSpan(query.range, Math.min(query.end ?? Infinity, args.now ?? Date.now() / 1000));
+  return { query, budget, span };
+}
+
+export async function getTimeline(args: LiveViewArgs): Promise<TimelineView> {
+  const { query, budget, span } = await prepare(args);
+  return buildView(args, budget, query, span);
 }
 
 /** The timeline as the API sends it, from the serialised-answer cache when it can be. */
 export async function getTimelineJson(args: LiveViewArgs): Promise<string> {
-  const query = parseInput(timelineQuerySchema, args.query, "The query");
-  const budget = await getBudgetForLiveView(args);
-  const span = timelineSpan(query.range, Math.min(query.end ?? Infinity, args.now ?? Date.now() / 1000));
+  const { query, budget, span } = await prepare(args);
   const key = `${args.prom?.baseUrl}|${args.slug}|v${budget.version}|${query.quantile}|${query.range}|${query.window}|${span.end}`;
   return responses.get(
     key,

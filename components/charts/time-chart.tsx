@@ -42,6 +42,7 @@ export function TimeChart({
   extraLimits = [],
   lines = [],
   lineName = "measured",
+  ceiling,
   height = 112,
   onPick,
 }: {
@@ -64,6 +65,8 @@ export function TimeChart({
   lines?: { name: string; color: string; points: [number, number | null][] }[];
   /** The main line's name in the tooltip. */
   lineName?: string;
+  /** The highest value the axis needs to show (1 for a share): no room is left above it. */
+  ceiling?: number;
   height?: number;
   onPick?: (unix: number) => void;
 }) {
@@ -81,7 +84,12 @@ export function TimeChart({
     ...lines.flatMap((line) => line.points.map(([, v]) => v).filter((v): v is number => v !== null)),
   ];
   // Round ticks from 0 (or the lowest value, when a line goes negative) to just above the highest.
-  const { domain, ticks } = niceScale(Math.min(0, ...values), values.length ? Math.max(...values) * 1.05 : 1, 4);
+  const high = values.length ? Math.max(...values) * 1.05 : 1;
+  const { domain, ticks } = niceScale(
+    Math.min(0, ...values),
+    ceiling === undefined ? high : Math.min(ceiling, high),
+    4,
+  );
   return (
     <div style={{ height }} className="text-sky-600 dark:text-sky-400" role="img" aria-label={label}>
       <ResponsiveContainer width="100%" height="100%">

@@ -77,6 +77,7 @@ export function SloHistory({ slug, id, name }: { slug: string; id: string; name:
           limit={0}
           limitLabel="budget spent"
           format={percent}
+          ceiling={1}
           tickFormat={(v) => `${Math.round(v * 100)}`}
           testId="burn-down"
         />
@@ -87,6 +88,7 @@ export function SloHistory({ slug, id, name }: { slug: string; id: string; name:
           limit={view.objective}
           limitLabel="objective"
           format={(v) => `${(v * 100).toFixed(2)} %`}
+          ceiling={1}
           tickFormat={(v) => `${Number((v * 100).toPrecision(4))}`}
         />
         <HistoryChart
@@ -125,6 +127,7 @@ function HistoryChart({
   limitLabel?: string;
   format: (v: number) => string;
   tickFormat?: (v: number) => string;
+  ceiling?: number;
   lines?: { name: string; color: string; points: [number, number | null][] }[];
   lineName?: string;
   extraLimits?: { value: number; label: string; color: string }[];

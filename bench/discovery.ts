@@ -7,6 +7,7 @@ import { createPrometheusClient } from "../lib/prometheus/client";
 import { systemActor } from "../lib/services/actor";
 import { discoverHistograms } from "../lib/services/discovery";
 import { startPrometheus } from "../scripts/stack/prometheus";
+import { median } from "./measure";
 
 type Row = { name: string; value: string; target: string; met: boolean };
 
@@ -14,11 +15,6 @@ const HISTOGRAMS = 200;
 const LABEL_SETS = 20;
 const BIG_PODS = 550;
 const BOUNDS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10];
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
 
 /** The exposition text, built once: every value is constant, which is all discovery needs. */
 function exposition(): { text: string; series: number } {

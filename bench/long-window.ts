@@ -17,6 +17,7 @@ import { createSlo, getSloStatuses } from "../lib/services/slos";
 import { getWaterfall } from "../lib/services/waterfall";
 import { backfillRecordingRules, startBackfilledPrometheus } from "../scripts/stack/backfill";
 import { systemActor } from "../lib/services/actor";
+import { median } from "./measure";
 
 type Row = { name: string; value: string; target: string; met: boolean };
 
@@ -24,11 +25,6 @@ const DAYS = 29; // 28 days of window plus one of margin
 const STEP = Number(process.env.LB_BENCH_STEP_SECONDS ?? 60);
 const INSTANCES = 34; // × (13 buckets + _count + _sum) = 510 series
 const BOUNDS = [0.025, 0.05, 0.1, 0.15, 0.25, 0.35, 0.5, 0.7, 1, 1.5, 2.5, 5];
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
 
 /** Log-normal-ish latencies with a slow day in the middle of the month: attainment is not 100 %. */
 function shareUnder(end: number) {

@@ -16,6 +16,7 @@ import { runWhatIfBench } from "./whatif";
 import { startBenchStack } from "./stack";
 import { systemActor } from "../lib/services/actor";
 import { CHROMIUM_LAUNCH_OPTIONS } from "../test/chromium";
+import { median, timed } from "./measure";
 
 const results: { name: string; value: string; target: string; met: boolean }[] = [];
 // Each line: a figure as a ratio against a baseline measured in the same run, and its target.
@@ -23,17 +24,6 @@ const report = (name: string, value: string, target: string, met: boolean) => {
   results.push({ name, value, target, met });
   console.log(`${met ? "✓" : "✗"} ${name}: ${value} (target ${target})`);
 };
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
-
-async function timed(run: () => Promise<unknown>): Promise<number> {
-  const start = performance.now();
-  await run();
-  return performance.now() - start;
-}
 
 const stack = await startBenchStack();
 try {

@@ -20,6 +20,7 @@ import { createService } from "../lib/services/services";
 import { getTimeline } from "../lib/services/timeline";
 import { getWaterfall } from "../lib/services/waterfall";
 import { startBackfilledPrometheus } from "../scripts/stack/backfill";
+import { median, timed } from "./measure";
 
 type Row = { name: string; value: string; target: string; met: boolean };
 
@@ -33,17 +34,6 @@ const BOUNDS = [0.01, 0.025, 0.05, 0.1, 0.15, 0.25, 0.35, 0.5, 0.7, 1, 2.5];
 const TIMELINE_BUDGET = 20;
 /** Our share on top of Prometheus's own query_range (building 145 waterfalls, JSON, annotations). */
 const OVERHEAD_BUDGET = 1.25;
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
-
-async function timed(run: () => Promise<unknown>): Promise<number> {
-  const start = performance.now();
-  await run();
-  return performance.now() - start;
-}
 
 export async function runTimelineBench(log: (s: string) => void = console.log): Promise<Row[]> {
   const dir = mkdtempSync(join(tmpdir(), "lb-bench-timeline-"));

@@ -20,6 +20,8 @@ export type BenchStack = {
   prometheusRequests: () => number;
   databaseUrl: string;
   databaseKind: "postgres" | "embedded";
+  /** The app's process, for its memory. */
+  appPid: number;
   stop: () => Promise<void>;
 };
 
@@ -89,6 +91,7 @@ export async function startBenchStack(): Promise<BenchStack> {
     prometheusRequests: proxy.count,
     databaseUrl: database.url,
     databaseKind: isPostgres ? "postgres" : "embedded",
+    appPid: app.pid!,
     stop: async () => {
       app.kill("SIGTERM");
       await proxy.stop();

@@ -13,6 +13,7 @@ import { bigOpenSloDocument } from "@/test/openslo-documents";
 // across both, the shared rule file is never torn and ends as the current state, and SIGTERM lets
 // a request in flight finish.
 
+const METRICS_TOKEN = "instances-metrics-token";
 const ADMIN = { email: "admin@instances.test", password: "instances-admin-password" };
 const rulesFile = join(mkdtempSync(join(tmpdir(), "lb-instances-")), "rules", "latency-budgets.rules.yaml");
 let database: Awaited<ReturnType<typeof freshDatabase>>;
@@ -48,6 +49,15 @@ async function send(
   return { status: response.status, body: text ? JSON.parse(text) : null, cookie: setCookie?.split(";")[0] ?? null };
 }
 
+/** How many actor lookups the instance answered from its cache (its own /metrics). */
+async function actorCacheHits(instance: AppInstance): Promise<number> {
+  const text = await (
+    await fetch(`${instance.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+  ).text();
+  const line = text.split("\n").find((l) => l.startsWith('latency_budgets_cache_requests_total{cache="actor",result="hit"}'));
+  return line ? Number(line.split(" ").pop()) : 0;
+}
+
 async function signIn(instance: AppInstance, email: string, password: string) {
   return send(instance, "/api/auth/sign-in/email", { method: "POST", json: { email, password } });
 }
@@ -64,6 +74,7 @@ beforeAll(async () => {
     LB_DEMO_ADMIN_EMAIL: ADMIN.email,
     LB_DEMO_ADMIN_PASSWORD: ADMIN.password,
     PROMETHEUS_URL: "",
+    LB_METRICS_TOKEN: METRICS_TOKEN,
   };
   // One after the other: the first applies the migrations and seeds; the second finds both done.
   a = await startInstance(env);
@@ -147,6 +158,55 @@ describe("two instances on one PostgreSQL", () => {
     expect((await send(a, "/api/me", { cookie })).body.user).toBeNull();
     expect((await send(a, "/api/services", { token })).status).toBe(401);
     expect((await signIn(a, email, "the leaver password")).status).toBe(403);
+  });
+
+  it("a cached token or session loses its rights on the other instance at the next request: revocation, role change, sign-out", async () => {
+    const email = `mover-${Date.now()}@instances.test`;
+    const added = await send(a, "/api/users", {
+      method: "POST",
+      cookie: adminCookie,
+      json: { email, name: "Mover", role: "editor", password: "the mover password" },
+    });
+    const cookie = (await signIn(b, email, "the mover password")).cookie!;
+    const created = await send(b, "/api/tokens", {
+      method: "POST",
+      cookie,
+      json: { name: "pipeline", scopes: ["read", "write:annotations"] },
+    });
+    const token = created.body.token as string;
+    const annotate = (instance: AppInstance, credentials: { token?: string; cookie?: string }) =>
+      send(instance, "/api/annotations", {
+        method: "POST",
+        ...credentials,
+        json: { service: "chat-api", text: "deploy", kind: "deploy" },
+      }).then((r) => r.status);
+    // Both are now cached on A (a hit on the second request of each)…
+    const hitsBefore = await actorCacheHits(a);
+    for (let i = 0; i < 3; i++) {
+      expect((await send(a, "/api/me", { token })).status).toBe(200);
+      expect((await send(a, "/api/me", { cookie })).body.user.role).toBe("editor");
+    }
+    expect(await actorCacheHits(a)).toBeGreaterThanOrEqual(hitsBefore + 4);
+    expect(await annotate(a, { token })).toBe(201);
+
+    // …a role change on B holds on A's next request, for the session and for the token.
+    expect(
+      (await send(b, `/api/users/${added.body.id}`, { method: "PATCH", cookie: adminCookie, json: { role: "viewer" } }))
+        .status,
+    ).toBe(200);
+    expect((await send(a, "/api/me", { cookie })).body.user.role).toBe("viewer");
+    expect(await annotate(a, { token })).toBe(403);
+    expect(await annotate(a, { cookie })).toBe(403);
+
+    // A revocation on B: the token stops on A at once.
+    expect((await send(a, "/api/me", { token })).status).toBe(200);
+    expect((await send(b, `/api/tokens/${created.body.id}`, { method: "DELETE", cookie })).status).toBe(200);
+    expect((await send(a, "/api/me", { token })).status).toBe(401);
+
+    // Signing out on B ends the session on A.
+    expect((await send(a, "/api/me", { cookie })).body.user.email).toBe(email);
+    expect((await send(b, "/api/auth/sign-out", { method: "POST", cookie, json: {} })).status).toBe(200);
+    expect((await send(a, "/api/me", { cookie })).body.user).toBeNull();
   });
 
   it("the shared rule file is never torn under saves on both, and ends as the current state", async () => {

@@ -52,7 +52,7 @@ function create(): AppMetrics {
     }),
     cacheRequests: new Counter({
       name: "latency_budgets_cache_requests_total",
-      help: "Lookups in the app's caches (budget, waterfall answer, coalesced Prometheus query), by result.",
+      help: "Lookups in the app's caches (actors, budgets, SLO definitions, serialised answers, coalesced Prometheus queries), by result.",
       labelNames: ["cache", "result"],
       registers,
     }),
@@ -66,7 +66,16 @@ export function metrics(): AppMetrics {
   return globalForMetrics.latencyBudgetsMetrics;
 }
 
-export type CacheName = "budget" | "waterfall" | "timeline" | "status" | "prometheus-query";
+export type CacheName =
+  | "actor"
+  | "budget"
+  | "slo-definitions"
+  | "waterfall"
+  | "timeline"
+  | "slos"
+  | "kpis"
+  | "status"
+  | "prometheus-query";
 
 /** Counts one lookup in a named cache. */
 export function countCacheLookup(cache: CacheName, hit: boolean): void {

@@ -1,4 +1,5 @@
 import "server-only";
+import { LRUCache } from "lru-cache";
 import { countCacheLookup } from "@/lib/observability/metrics";
 import type { ApiResult, PrometheusClient, QueryResult } from "./client";
 
@@ -10,12 +11,21 @@ export type CoalescingClient = PrometheusClient & { alignTime(unixSeconds: numbe
 
 export function coalesce(
   client: PrometheusClient,
-  options: { stepSeconds?: number; ttlMs?: number; maxEntries?: number } = {},
+  options: { stepSeconds?: number; ttlMs?: number; maxEntries?: number; maxBytes?: number } = {},
 ): CoalescingClient {
   const stepSeconds = options.stepSeconds ?? 5;
   const ttlMs = options.ttlMs ?? 5000;
-  const maxEntries = options.maxEntries ?? 500;
-  const entries = new Map<string, { promise: Promise<QueryResult | ApiResult<unknown>>; expires: number }>();
+  type Answer = QueryResult | ApiResult<unknown>;
+  // Answers, bounded in entries and bytes (their JSON's length, measured once when they arrive);
+  // requests in flight are shared apart from them, so a slow query is never asked twice.
+  const answers = new LRUCache<string, Answer>({
+    max: options.maxEntries ?? 500,
+    maxSize: options.maxBytes ?? 32 << 20,
+    sizeCalculation: (answer) => 2 * JSON.stringify(answer).length + 64,
+    ttl: Math.max(1, ttlMs),
+    updateAgeOnGet: false,
+  });
+  const inFlight = new Map<string, Promise<Answer>>();
 
   const alignTime = (t: number) => Math.floor(t / stepSeconds) * stepSeconds;
 
@@ -31,22 +41,22 @@ export function coalesce(
     >;
   }
 
-  function shared<R extends QueryResult | ApiResult<unknown>>(key: string, run: () => Promise<R>): Promise<R> {
-    const now = Date.now();
-    const hit = entries.get(key);
-    countCacheLookup("prometheus-query", Boolean(hit && hit.expires > now));
-    if (hit && hit.expires > now) return hit.promise as Promise<R>;
-    if (entries.size >= maxEntries) {
-      for (const [k, v] of entries) if (v.expires <= now || entries.size >= maxEntries) entries.delete(k);
-    }
+  function shared<R extends Answer>(key: string, run: () => Promise<R>): Promise<R> {
+    const hit = answers.get(key);
+    countCacheLookup("prometheus-query", hit !== undefined);
+    if (hit !== undefined) return Promise.resolve(hit as R);
+    const pending = inFlight.get(key);
+    if (pending) return pending as Promise<R>;
     const promise = run();
-    // Errors are not cached beyond the request in flight: the next refresh tries again.
-    const entry = { promise, expires: Number.POSITIVE_INFINITY };
-    entries.set(key, entry);
-    void promise.then((result) => {
-      if (result.status === "success") entry.expires = Date.now() + ttlMs;
-      else entries.delete(key);
-    });
+    inFlight.set(key, promise);
+    // Errors are not kept beyond the request in flight: the next refresh tries again.
+    void promise.then(
+      (result) => {
+        inFlight.delete(key);
+        if (result.status === "success" && ttlMs > 0) answers.set(key, result);
+      },
+      () => inFlight.delete(key),
+    );
     return promise;
   }
 

@@ -1,4 +1,5 @@
 import "server-only";
+import { LRUCache } from "lru-cache";
 import { countCacheLookup } from "@/lib/observability/metrics";
 import type { BudgetDocument } from "@/lib/domain/budget";
 import { diffBudgets, type BudgetChange } from "@/lib/domain/budget-diff";
@@ -49,11 +50,16 @@ export async function getBudget({ db, slug }: { db: Db; slug: string }): Promise
 
 // Live views read the budget on every refresh; a short-lived copy spares the database those
 // reads. A save in this process drops it at once; other instances see a save within the TTL.
-const BUDGET_CACHE_TTL_MS = 2000;
-const globalForBudgets = globalThis as unknown as {
-  latencyBudgetsBudgetCache?: Map<string, { view: BudgetView; expires: number }>;
-};
-const budgetCache = (globalForBudgets.latencyBudgetsBudgetCache ??= new Map());
+export const BUDGET_CACHE_TTL_MS = 2000;
+const globalForBudgets = globalThis as unknown as { latencyBudgetsBudgetCache?: LRUCache<string, BudgetView> };
+// Bounded in entries and bytes like every cache (a budget is a few KB).
+const budgetCache = (globalForBudgets.latencyBudgetsBudgetCache ??= new LRUCache<string, BudgetView>({
+  max: 2000,
+  maxSize: 16 << 20,
+  sizeCalculation: (view) => 2 * JSON.stringify(view).length,
+  ttl: BUDGET_CACHE_TTL_MS,
+  updateAgeOnGet: false,
+}));
 
 export function forgetCachedBudget(slug: string): void {
   budgetCache.delete(slug);
@@ -62,10 +68,10 @@ export function forgetCachedBudget(slug: string): void {
 /** getBudget for read-only live views: at most BUDGET_CACHE_TTL_MS old. */
 export async function getBudgetForLiveView({ db, slug }: { db: Db; slug: string }): Promise<BudgetView> {
   const hit = budgetCache.get(slug);
-  countCacheLookup("budget", Boolean(hit && hit.expires > Date.now()));
-  if (hit && hit.expires > Date.now()) return hit.view;
+  countCacheLookup("budget", hit !== undefined);
+  if (hit) return hit;
   const view = await getBudget({ db, slug });
-  budgetCache.set(slug, { view, expires: Date.now() + BUDGET_CACHE_TTL_MS });
+  budgetCache.set(slug, view);
   return view;
 }
 

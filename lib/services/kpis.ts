@@ -1,6 +1,6 @@
 import "server-only";
 import { annotationsBetween, type AnnotationView } from "./annotations";
-import { listSloRows, type SloRow } from "@/lib/db/slos";
+import type { SloRow } from "@/lib/db/slos";
 import { histogramQuantile } from "@/lib/domain/histogram";
 import {
   KPI_HISTOGRAMS,
@@ -19,7 +19,8 @@ import { kpiQuerySchema } from "@/lib/schemas/insights";
 import { parseInput } from "@/lib/schemas/parse";
 import type { LiveViewArgs } from "./runtime";
 import { getBudgetForLiveView, type BudgetView } from "./budgets";
-import { getServiceOrThrow } from "./services";
+import { jsonCache } from "./json-cache";
+import { getSlosForLiveView } from "./slo-definitions";
 
 // The service overview of seed 004's KPIs, each with a sparkline over the window. Throughput
 // counts only requests within the SLO (goodput); tokens per second under the SLO is the token
@@ -89,9 +90,25 @@ function emptyView(
   };
 }
 
+const responses = jsonCache("kpis", { ttlMs: 5000, maxEntries: 500 });
+
+/** The KPIs as the API sends them, from the serialised-answer cache when they can be. */
+export async function getKpisJson(args: LiveViewArgs): Promise<string> {
+  const { window } = parseInput(kpiQuerySchema, args.query, "The query");
+  const [definitions, budget] = await Promise.all([getSlosForLiveView(args), getBudgetForLiveView(args)]);
+  const now = args.now ?? Date.now() / 1000;
+  const at = args.prom ? args.prom.alignTime(now) : Math.floor(now);
+  const key = `${args.prom?.baseUrl}|${args.slug}|v${budget.version}|${definitions.fingerprint}|${window}|${at}`;
+  return responses.get(
+    key,
+    () => getKpis(args),
+    (view) => !view.error,
+  );
+}
+
 export async function getKpis({ db, prom, slug, query, now = Date.now() / 1000 }: LiveViewArgs): Promise<KpiView> {
   const { window } = parseInput(kpiQuerySchema, query, "The query");
-  const service = await getServiceOrThrow({ db, slug });
+  const definitions = await getSlosForLiveView({ db, slug });
   const budget = await getBudgetForLiveView({ db, slug });
   if (!prom)
     return emptyView(
@@ -103,7 +120,7 @@ export async function getKpis({ db, prom, slug, query, now = Date.now() / 1000 }
     );
   const at = prom.alignTime(now);
   const matchers = budget.endToEndSource?.matchers ?? null;
-  const slo = primarySlo(await listSloRows(db, service.id), budget);
+  const slo = primarySlo(definitions.rows, budget);
   let rates: SloRates | null = null;
   let sloInfo: KpiView["slo"] = null;
   if (slo) {

@@ -1,6 +1,22 @@
 import "server-only";
 import type { Action } from "@/lib/domain/rights";
+import type { Db } from "@/lib/db/client";
 import { authorize, type Actor } from "./actor";
+import { settleAuthChange } from "./auth/actor-cache";
+
+/** Changes that can take access away: every instance forgets its cached actors before they answer. */
+const TAKES_ACCESS_AWAY: ReadonlySet<Action> = new Set([
+  "user.role",
+  "user.deactivate",
+  "user.password",
+  "user.sessions",
+  "me.password",
+  "token.revoke",
+]);
+
+/** Notifies every instance through PostgreSQL (the embedded database has only this one). */
+export const notifyAuthChange = (db: Db) =>
+  settleAuthChange((payload) => db.$executeRaw`SELECT pg_notify('lb_auth_changes', ${payload})`);
 
 /** A service function checked against an action before it runs. */
 export type GuardedFunction<Args extends { actor: Actor }, Result> = ((args: Args) => Promise<Result>) & {
@@ -15,7 +31,10 @@ function guarded<Args extends { actor: Actor }, Result>(
 ): GuardedFunction<Args, Result> {
   const checked = async (args: Args) => {
     authorize(args.actor, action);
-    return run(args);
+    const result = await run(args);
+    const { db } = args as { db?: Db };
+    if (TAKES_ACCESS_AWAY.has(action) && db) await notifyAuthChange(db);
+    return result;
   };
   return Object.assign(checked, { action, kind });
 }

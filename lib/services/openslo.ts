@@ -23,6 +23,7 @@ import { recordAudit } from "./audit";
 import { mutation } from "./mutation";
 import { rulesChanged } from "./rules";
 import { getServiceOrThrow } from "./services";
+import { forgetCachedSlos } from "./slo-definitions";
 import { parseYamlDocuments } from "./yaml/parse";
 
 // OpenSLO v1 (https://github.com/OpenSLO/OpenSLO) in and out. What maps onto a Prometheus
@@ -420,6 +421,7 @@ export const importOpenSlo = mutation(
         });
       return done;
     });
+    forgetCachedSlos();
     rulesChanged(db);
     return { imported };
   },

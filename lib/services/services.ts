@@ -10,6 +10,7 @@ import { parseInput } from "@/lib/schemas/parse";
 import { authorOf, type Actor, type Mutation } from "./actor";
 import { recordAudit } from "./audit";
 import { forgetCachedBudget } from "./budgets";
+import { forgetCachedSlos } from "./slo-definitions";
 import { mutation } from "./mutation";
 import { rulesChanged } from "./rules";
 import { writeUnique } from "./unique";
@@ -119,6 +120,7 @@ export const deleteService = mutation(
       });
     });
     forgetCachedBudget(slug);
+    forgetCachedSlos();
     rulesChanged(db);
   },
 );

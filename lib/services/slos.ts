@@ -35,7 +35,9 @@ import { authorOf, type Actor, type ServiceMutation } from "./actor";
 import { recordAudit } from "./audit";
 import { mutation } from "./mutation";
 import { rulesChanged } from "./rules";
+import { jsonCache } from "./json-cache";
 import { getServiceOrThrow } from "./services";
+import { forgetCachedSlos, getSlosForLiveView } from "./slo-definitions";
 import { writeUnique } from "./unique";
 
 export type SloStatus = {
@@ -354,24 +356,32 @@ function thresholdPreference(slo: SloRow): "snap" | "interpolate" {
   return kindOf(slo.source) === "native" ? "interpolate" : slo.thresholdMode;
 }
 
-export async function getSloStatuses({
-  db,
-  prom,
-  slug,
-  query = {},
-  now = Date.now() / 1000,
-}: {
-  db: Db;
-  prom: CoalescingClient | null;
-  slug: string;
-  query?: unknown;
-  now?: number;
-}): Promise<SloStatus[]> {
+type SloStatusArgs = { db: Db; prom: CoalescingClient | null; slug: string; query?: unknown; now?: number };
+
+/** The question a request asks: its window, the definitions it reads and the aligned time. */
+async function prepareStatuses({ db, prom, slug, query = {}, now = Date.now() / 1000 }: SloStatusArgs) {
   const { window, at } = parseInput(sloQuerySchema, query, "The query");
-  const service = await getServiceOrThrow({ db, slug });
-  const slos = await listSloRows(db, service.id);
+  const definitions = await getSlosForLiveView({ db, slug });
   const time = prom ? prom.alignTime(at ?? now) : Math.floor(at ?? now);
-  return Promise.all(slos.map((slo) => statusOf(prom, slug, slo, window, time)));
+  return { window, definitions, time };
+}
+
+export async function getSloStatuses(args: SloStatusArgs): Promise<SloStatus[]> {
+  const { window, definitions, time } = await prepareStatuses(args);
+  return Promise.all(definitions.rows.map((slo) => statusOf(args.prom, args.slug, slo, window, time)));
+}
+
+const responses = jsonCache("slos", { ttlMs: 5000, maxEntries: 500 });
+
+/** The SLO statuses as the API sends them, from the serialised-answer cache when they can be. */
+export async function getSloStatusesJson(args: SloStatusArgs): Promise<string> {
+  const { window, definitions, time } = await prepareStatuses(args);
+  const key = `${args.prom?.baseUrl}|${args.slug}|${definitions.fingerprint}|${window ?? ""}|${time}`;
+  return responses.get(
+    key,
+    () => Promise.all(definitions.rows.map((slo) => statusOf(args.prom, args.slug, slo, window, time))),
+    (statuses) => statuses.every((status) => !status.error),
+  );
 }
 
 const sloSummary = (slo: SloRow) =>
@@ -400,6 +410,7 @@ export const createSlo = mutation(
         taken: "This name is taken",
       },
     );
+    forgetCachedSlos();
     rulesChanged(db);
     return created;
   },
@@ -434,6 +445,7 @@ export const updateSlo = mutation(
         { current: latest },
       );
     }
+    forgetCachedSlos();
     rulesChanged(db);
     return (await findSloRow(db, service.id, id))!;
   },
@@ -457,6 +469,7 @@ export const deleteSlo = mutation(
         return true;
       }));
     if (!deleted) throw new AppError("NOT_FOUND", "No such SLO.");
+    forgetCachedSlos();
     rulesChanged(db);
   },
 );

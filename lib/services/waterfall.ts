@@ -1,4 +1,5 @@
 import "server-only";
+import { LRUCache } from "lru-cache";
 import { componentKey, END_TO_END_KEY, buildWaterfall, type WaterfallModel } from "@/lib/domain/waterfall";
 import type { MetricSource } from "@/lib/domain/budget";
 import { fetchBucketRates } from "@/lib/prometheus/buckets";
@@ -38,8 +39,13 @@ export type WaterfallView = Omit<WaterfallModel, "stages"> & {
 
 type Snapshot = { model: WaterfallModel; at: number; fetchedAt: string; warnings: string[] };
 
-const globalForStale = globalThis as unknown as { latencyBudgetsLastGood?: Map<string, Snapshot> };
-const lastGood = (globalForStale.latencyBudgetsLastGood ??= new Map());
+// The last good snapshot of each live view, shown (marked stale) while Prometheus is down.
+const globalForStale = globalThis as unknown as { latencyBudgetsLastGood?: LRUCache<string, Snapshot> };
+const lastGood = (globalForStale.latencyBudgetsLastGood ??= new LRUCache<string, Snapshot>({
+  max: 500,
+  maxSize: 32 << 20,
+  sizeCalculation: (snapshot) => 2 * JSON.stringify(snapshot.model).length + 256,
+}));
 
 export function sourcesOf(budget: BudgetView): { key: string; source: MetricSource }[] {
   const sources = budget.stages.flatMap((stage, s) =>

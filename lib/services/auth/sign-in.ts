@@ -6,6 +6,8 @@ import { AppError } from "@/lib/errors";
 import { clientAddress } from "@/lib/net/peer";
 import { ANONYMOUS } from "../actor";
 import { recordAudit } from "../audit";
+import { notifyAuthChange } from "../mutation";
+import { forgetActors } from "./actor-cache";
 import { auth } from "./better-auth";
 import { checkSignInOrigin } from "./origins";
 import { actorFromHeaders } from "./request";
@@ -108,6 +110,8 @@ async function signInWithPassword(request: Request): Promise<Response> {
 async function signOut(request: Request): Promise<Response> {
   const actor = await actorFromHeaders(request.headers).catch(() => ANONYMOUS);
   const response = await auth().handler(request);
+  // The session is gone: no instance may still know it.
+  await notifyAuthChange(db());
   if (response.ok && actor.kind === "user")
     await recordAudit(db(), actor, {
       action: "auth.sign-out",
@@ -139,5 +143,8 @@ export async function handleAuthRequest(request: Request): Promise<Response> {
   if (request.method === "POST") checkSignInOrigin(request);
   if (request.method === "POST" && path === "/sign-in/email") return signInWithPassword(request);
   if (request.method === "POST" && path === "/sign-out") return signOut(request);
-  return auth().handler(request);
+  const response = await auth().handler(request);
+  // A single sign-on callback may have changed the person's role (its trigger tells the others).
+  if (path.startsWith("/callback/")) forgetActors();
+  return response;
 }

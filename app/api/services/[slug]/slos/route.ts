@@ -1,11 +1,11 @@
-import { json, queryOf, readJson, route, slugParam } from "@/lib/api/handle";
-import { createSlo, getSloStatuses } from "@/lib/services/slos";
+import { json, jsonText, queryOf, readJson, route, slugParam } from "@/lib/api/handle";
+import { createSlo, getSloStatusesJson } from "@/lib/services/slos";
 import { runtime } from "@/lib/services/runtime";
 
 export const dynamic = "force-dynamic";
 
 export const GET = route<{ slug: string }>(async (request, { slug }) =>
-  json(await getSloStatuses({ ...runtime(), slug: slugParam(slug), query: queryOf(request) })),
+  jsonText(await getSloStatusesJson({ ...runtime(), slug: slugParam(slug), query: queryOf(request) })),
 );
 
 export const POST = route<{ slug: string }>(async (request, { slug }, actor) => {

@@ -1,0 +1,135 @@
+// Sustained load: autocannon at a fixed 200 requests per second on each live view's API, as an
+// anonymous viewer, a signed-in person (session cookie) and a script (API token), each beside the
+// route floor (/api/health) under the same load; and the app's RSS over the whole load.
+// Goals (issue: speed under sustained load): p99 < 300 ms, no failures, the full rate served;
+// RSS flat (the last minute's median within 10 % or 64 MB of the second minute's).
+import { readFileSync } from "node:fs";
+import autocannon from "autocannon";
+import type { Db } from "../lib/db/client";
+import { systemActor } from "../lib/services/actor";
+import { createUser } from "../lib/services/auth/users";
+import { median } from "./measure";
+import type { BenchStack } from "./stack";
+
+export const LOAD = {
+  rate: 200,
+  seconds: Number(process.env.BENCH_LOAD_SECONDS ?? 30),
+  p99Ms: 300,
+  memoryMinutes: Number(process.env.BENCH_MEMORY_MINUTES ?? 10),
+};
+
+const VIEWS = {
+  waterfall: "/api/services/chat-api/waterfall?quantile=0.95&window=5m",
+  SLOs: "/api/services/chat-api/slos",
+  KPIs: "/api/services/chat-api/kpis",
+  timeline: "/api/services/chat-api/timeline?range=1h",
+} as const;
+const FLOOR = "/api/health";
+
+type Caller = { name: string; headers: Record<string, string> };
+type Row = { name: string; value: string; target: string; met: boolean };
+
+type Run = { p50: number; p99: number; served: number; failed: number; total: number };
+
+async function hammer(url: string, headers: Record<string, string>, seconds: number): Promise<Run> {
+  const result = await autocannon({
+    url,
+    headers,
+    overallRate: LOAD.rate,
+    // Enough connections to hold the rate at the goal's p99 with room to spare.
+    connections: 100,
+    duration: seconds,
+    timeout: 10,
+  });
+  const failed = result.errors + result.timeouts + result.non2xx;
+  return {
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    served: result["2xx"] / seconds,
+    failed,
+    total: result.requests.total,
+  };
+}
+
+/** The callers a live view has: nobody, a session cookie, an API token. */
+async function callers(stack: BenchStack, db: Db): Promise<Caller[]> {
+  const email = `bench-${Date.now()}@bench.test`;
+  const password = "bench viewer password";
+  await createUser({ db, actor: systemActor("bench"), input: { email, name: "Bench", role: "editor", password } });
+  const signedIn = await fetch(`${stack.appUrl}/api/auth/sign-in/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, password }),
+  });
+  const cookie = signedIn.headers
+    .getSetCookie()
+    .find((c) => c.includes("session_token="))!
+    .split(";")[0]!;
+  const created = await fetch(`${stack.appUrl}/api/tokens`, {
+    method: "POST",
+    headers: { "content-type": "application/json", cookie },
+    body: JSON.stringify({ name: "bench", scopes: ["read"] }),
+  });
+  const { token } = (await created.json()) as { token: string };
+  return [
+    { name: "anonymous", headers: {} },
+    { name: "session cookie", headers: { cookie } },
+    { name: "API token", headers: { authorization: `Bearer ${token}` } },
+  ];
+}
+
+const rssMb = (pid: number) =>
+  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+
+export async function runLoadBench(stack: BenchStack, db: Db): Promise<Row[]> {
+  const rows: Row[] = [];
+  const who = await callers(stack, db);
+  const samples: { at: number; mb: number }[] = [];
+  const started = Date.now();
+  const sampler = setInterval(() => samples.push({ at: Date.now() - started, mb: rssMb(stack.appPid) }), 1000);
+  try {
+    // Warm-up: every route and caller once, so the runs measure the steady state.
+    for (const caller of who)
+      for (const path of [...Object.values(VIEWS), FLOOR])
+        await fetch(`${stack.appUrl}${path}`, { headers: caller.headers }).then((r) => r.arrayBuffer());
+    const floor = await hammer(`${stack.appUrl}${FLOOR}`, {}, LOAD.seconds);
+    console.log(
+      `  floor ${FLOOR}: p50 ${floor.p50} ms, p99 ${floor.p99} ms, ${floor.served.toFixed(0)} req/s served, ${floor.failed} failed`,
+    );
+    for (const [view, path] of Object.entries(VIEWS))
+      for (const caller of who) {
+        const run = await hammer(`${stack.appUrl}${path}`, caller.headers, LOAD.seconds);
+        const fullRate = run.served >= LOAD.rate * 0.98;
+        rows.push({
+          name: `${view} API at ${LOAD.rate} req/s for ${LOAD.seconds} s, ${caller.name}`,
+          value: `p99 ${run.p99} ms (floor ${floor.p99} ms; p50 ${run.p50} ms), ${run.served.toFixed(0)} req/s served, ${run.failed} failed of ${run.total}`,
+          target: `p99 < ${LOAD.p99Ms} ms, 0 failed, ≥ 98 % of ${LOAD.rate} req/s`,
+          met: run.p99 < LOAD.p99Ms && run.failed === 0 && fullRate,
+        });
+        console.log(`  ${rows.at(-1)!.met ? "✓" : "✗"} ${rows.at(-1)!.name}: ${rows.at(-1)!.value}`);
+      }
+    // The rest of the memory run: the same mix, round after round, until it has lasted long enough.
+    const combos = Object.values(VIEWS).flatMap((path) => who.map((caller) => ({ path, caller })));
+    for (let i = 0; Date.now() - started < LOAD.memoryMinutes * 60_000; i++) {
+      const { path, caller } = combos[i % combos.length]!;
+      const left = Math.ceil((LOAD.memoryMinutes * 60_000 - (Date.now() - started)) / 1000);
+      await hammer(`${stack.appUrl}${path}`, caller.headers, Math.max(1, Math.min(LOAD.seconds, left)));
+    }
+  } finally {
+    clearInterval(sampler);
+  }
+  const minute = (m: number) => samples.filter((s) => s.at >= m * 60_000 && s.at < (m + 1) * 60_000).map((s) => s.mb);
+  const minutes = Math.floor(samples.at(-1)!.at / 60_000);
+  const early = median(minute(Math.min(1, minutes - 1)));
+  const late = median(minute(minutes - 1));
+  const peak = Math.max(...samples.map((s) => s.mb));
+  const growth = late - early;
+  const bound = Math.max(64, early * 0.1);
+  rows.push({
+    name: `app RSS over ${minutes} minutes of that load`,
+    value: `second minute's median ${early.toFixed(0)} MB → last minute's ${late.toFixed(0)} MB (${growth >= 0 ? "+" : ""}${growth.toFixed(0)} MB; peak ${peak.toFixed(0)} MB)`,
+    target: `growth ≤ ${bound.toFixed(0)} MB (10 % or 64 MB)`,
+    met: growth <= bound,
+  });
+  return rows;
+}

@@ -8,7 +8,7 @@ import autocannon from "autocannon";
 import type { Db } from "../lib/db/client";
 import { systemActor } from "../lib/services/actor";
 import { createUser } from "../lib/services/auth/users";
-import { median } from "./measure";
+import { median, type Row } from "./measure";
 import type { BenchStack } from "./stack";
 
 export const LOAD = {
@@ -27,7 +27,7 @@ const VIEWS = {
 const FLOOR = "/api/health";
 
 type Caller = { name: string; headers: Record<string, string> };
-type Row = { name: string; value: string; target: string; met: boolean };
+
 
 type Run = { p50: number; p99: number; served: number; failed: number; total: number };
 

@@ -11,3 +11,6 @@ export async function timed(run: () => Promise<unknown>): Promise<number> {
   await run();
   return performance.now() - start;
 }
+
+/** One figure of `npm run bench`: its value, its goal, and whether it met it. */
+export type Row = { name: string; value: string; target: string; met: boolean };

@@ -13,7 +13,7 @@ import {
   type ThresholdMode,
 } from "@/lib/domain/slo";
 import type { Db } from "@/lib/db/client";
-import { deleteSloRow, findSloRow, insertSlo, listSloRows, updateSloIfVersion, type SloRow } from "@/lib/db/slos";
+import { deleteSloRow, findSloRow, insertSlo, updateSloIfVersion, type SloRow } from "@/lib/db/slos";
 import { AppError } from "@/lib/errors";
 import { periodStart } from "@/lib/domain/calendar";
 import { kindOf, unitOf, type HistogramKind, type HistogramUnit } from "@/lib/domain/units";

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DDSketch } from "@datadog/sketches-js";
 import { LatencySamples, RAW_LIMIT, RELATIVE_ACCURACY } from "./latency-samples";
@@ -49,6 +50,29 @@ describe("latency samples: exact below the raw limit, sketched above it", () => 
     many.addMany(values.subarray(10));
     expect(many).toMatchObject({ count: one.count, sum: one.sum, isExact: false });
     for (const p of [0.5, 0.95, 0.99]) expect(quantileWithCI(many.ranks(), p)).toEqual(quantileWithCI(one.ranks(), p));
+  });
+
+  it("addMany of doubles bins every value where the sketch's own mapping does, at any magnitude", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ min: 1e-9, max: 1e12, noNaN: true }), { minLength: 1, maxLength: 3000 }),
+        fc.double({ min: 1e-3, max: 1e6, noNaN: true }),
+        (extra, scale) => {
+          // Past the raw limit, so both sketch; the values straddle many exponents and bin edges.
+          const values = Float64Array.from({ length: RAW_LIMIT + 2000 }, (_, i) => scale * (1 + (i % 997) / 997));
+          const all = Float64Array.from([...values, ...extra, 0, -1]);
+          const one = filled(all);
+          const many = new LatencySamples();
+          many.addMany(all);
+          const [a, b] = [one.ranks(), many.ranks()];
+          for (const q of [0, 0.001, 0.25, 0.5, 0.9, 0.95, 0.99, 0.9999, 1]) {
+            const rank = 1 + Math.round(q * (all.length - 1));
+            expect(b.valueAtRank(rank)).toBe(a.valueAtRank(rank));
+          }
+        },
+      ),
+      { numRuns: 25 },
+    );
   });
 
   it("round-trips through bytes, raw and sketched", () => {

@@ -26,6 +26,49 @@ function keyFunction(mapping: Mapping): (value: number) => number {
   return (value) => mapping.key(value);
 }
 
+// The bin of a double from its bits: for each binary exponent, the 2^CELL_BITS cells of its top
+// mantissa bits each span less than a tenth of a bin (gamma = 1.01), so a cell holds at most two
+// bins: the lower one up to a threshold, the next above it. Values within rounding of the
+// threshold go to the mapping itself, so every value lands in the bin the sketch would give it.
+const CELL_BITS = 10;
+const CELL_MASK = (1 << CELL_BITS) - 1;
+const MANTISSA_SHIFT = 20 - CELL_BITS;
+
+type Cells = { key: Int32Array; threshold: Float64Array; margin: Float64Array };
+type BinTable = { tables: (Cells | null | undefined)[]; build(exponent: number): Cells | null };
+
+const binTables = new Map<string, BinTable>();
+
+function binTableFor(mapping: Mapping): BinTable | null {
+  const { _multiplier: m, _offset: o } = mapping;
+  if (typeof m !== "number" || typeof o !== "number") return null;
+  const id = `${m}/${o}`;
+  let table = binTables.get(id);
+  if (!table) {
+    const tables: (Cells | null | undefined)[] = new Array(2048);
+    const build = (exponent: number): Cells | null => {
+      // Subnormals, infinities and NaN have no such layout: the mapping decides them.
+      if (exponent === 0 || exponent === 2047) return (tables[exponent] = null);
+      const cells: Cells = {
+        key: new Int32Array(1 << CELL_BITS),
+        threshold: new Float64Array(1 << CELL_BITS),
+        margin: new Float64Array(1 << CELL_BITS),
+      };
+      for (let cell = 0; cell <= CELL_MASK; cell++) {
+        const low = 2 ** (exponent - 1023) * (1 + cell / (1 << CELL_BITS));
+        const key = Math.ceil(Math.log2(low) * m) + o;
+        const threshold = 2 ** ((key - o) / m);
+        cells.key[cell] = key;
+        cells.threshold[cell] = threshold;
+        cells.margin[cell] = threshold * 1e-12;
+      }
+      return (tables[exponent] = cells);
+    };
+    binTables.set(id, (table = { tables, build }));
+  }
+  return table;
+}
+
 // Feeding a DDSketch one value at a time costs ~40 ns a value. Values are first counted per
 // sketch bin (the sketch's own key mapping) in a flat array and handed over in bulk, bin by bin,
 // with their counts as weights: the same bins, a fraction of the cost.
@@ -39,6 +82,7 @@ export class LatencySamples {
   private pending: Float64Array | null = null;
   private hasPending = false;
   private keyOf: ((value: number) => number) | null = null;
+  private bins: BinTable | null = null;
   count = 0;
   sum = 0;
 
@@ -71,6 +115,10 @@ export class LatencySamples {
     let i = 0;
     while (i < values.length && this.raw) this.add(values[i++]!);
     if (i >= values.length) return;
+    if (values instanceof Float64Array && this.bins) {
+      this.addBinned(values.subarray(i));
+      return;
+    }
     const pending = this.pending!;
     const keyOf = this.keyOf!;
     let sum = 0;
@@ -84,6 +132,44 @@ export class LatencySamples {
       else this.sketchStore!.accept(value);
     }
     this.count += counted;
+    this.sum += sum;
+    this.hasPending = true;
+  }
+
+  /**
+   * addMany for doubles, without a logarithm per value: the bin is read from the value's exponent
+   * and top mantissa bits through a table (see BinTable), the same bin the sketch's mapping gives.
+   */
+  private addBinned(values: Float64Array): void {
+    const pending = this.pending!;
+    const keyOf = this.keyOf!;
+    const bins = this.bins!;
+    const words = new Uint32Array(values.buffer, values.byteOffset, values.length * 2);
+    let sum = 0;
+    for (let i = 0; i < values.length; i++) {
+      const value = values[i]!;
+      sum += value;
+      let key: number;
+      if (value > 0) {
+        const high = words[2 * i + 1]!;
+        const exponent = high >>> 20;
+        const table = bins.tables[exponent] ?? bins.build(exponent);
+        if (table) {
+          const cell = (high >>> MANTISSA_SHIFT) & CELL_MASK;
+          const over = value - table.threshold[cell]!;
+          key =
+            over > table.margin[cell]!
+              ? table.key[cell]! + 1
+              : over < -table.margin[cell]!
+                ? table.key[cell]!
+                : keyOf(value); // within rounding of a bin's edge: the mapping decides
+        } else key = keyOf(value);
+        key += PENDING_OFFSET;
+      } else key = -1;
+      if (key >= 0 && key < PENDING_SIZE) pending[key]!++;
+      else this.sketchStore!.accept(value);
+    }
+    this.count += values.length;
     this.sum += sum;
     this.hasPending = true;
   }
@@ -108,6 +194,7 @@ export class LatencySamples {
     this.sketchStore = sketch;
     this.pending = sketch ? new Float64Array(PENDING_SIZE) : null;
     this.keyOf = sketch ? keyFunction((sketch as unknown as { mapping: Mapping }).mapping) : null;
+    this.bins = sketch ? binTableFor((sketch as unknown as { mapping: Mapping }).mapping) : null;
     this.hasPending = false;
   }
 

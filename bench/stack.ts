@@ -79,6 +79,7 @@ export async function startBenchStack(): Promise<BenchStack> {
         NODE_ENV: "production",
         // The figures are for dashboards anyone may open (an incident link); a token adds one indexed lookup.
         LB_ANONYMOUS_VIEW: "true",
+        LB_PUBLIC_URL: `http://127.0.0.1:${port}`,
         LB_AUTH_SECRET: process.env.LB_AUTH_SECRET ?? "bench-only-session-secret-0123456789abcdef",
       },
     },

@@ -1,4 +1,5 @@
 import "server-only";
+import { crossSiteRefusal } from "@/lib/api/security";
 import { AppError } from "@/lib/errors";
 import { ANONYMOUS, assertIdentified, authorize, type Actor } from "@/lib/services/actor";
 import { actorFromHeaders } from "@/lib/services/auth/request";
@@ -72,9 +73,16 @@ export function errorResponse(error: unknown): Response {
  * `public` routes (health) skip both. `isCalculation` routes take a body but store nothing (the
  * capacity calculators): whoever may view may call them, as with a GET.
  */
+/** A change another site made a browser send is refused before anything else (proxy.ts leaves /api to this). */
+export function refuseCrossSite(request: Request): void {
+  const refusal = crossSiteRefusal(request);
+  if (refusal) throw new AppError("FORBIDDEN", refusal);
+}
+
 export function route<P extends Params>(handler: Handler<P>, { isPublic = false, isCalculation = false } = {}) {
   return async (request: Request, context: { params: Promise<P> }): Promise<Response> => {
     try {
+      refuseCrossSite(request);
       const actor = isPublic ? ANONYMOUS : await actorFromHeaders(request.headers);
       if (!isPublic) {
         if (request.method === "GET" || request.method === "HEAD" || isCalculation) authorize(actor, "read");

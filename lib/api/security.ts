@@ -1,6 +1,8 @@
 // Web security that applies to every response: which mutations come from another site, and the
 // Content-Security-Policy. Pure functions, used by proxy.ts and tested on their own.
 
+import { parseOrigins, trustedOriginsOf, untrustedOriginMessage } from "@/lib/domain/origins";
+
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
@@ -34,4 +36,19 @@ export function contentSecurityPolicy(nonce: string, { isDev = false } = {}): st
     "form-action 'self'",
     "frame-ancestors 'none'",
   ].join("; ");
+}
+
+/** Why a request is refused as a cross-site change, or null when it is not one. */
+export function crossSiteRefusal(
+  request: { method: string; url: string; headers: Headers },
+  env: Record<string, string | undefined> = process.env,
+): string | null {
+  if (SAFE_METHODS.has(request.method.toUpperCase())) return null;
+  const config = { publicUrl: env.LB_PUBLIC_URL || undefined, extraOrigins: parseOrigins(env.LB_TRUSTED_ORIGINS) };
+  const ownOrigins = trustedOriginsOf(config, request.url, request.headers);
+  if (!isCrossSiteMutation(request.method, request.headers, ownOrigins)) return null;
+  const origin = request.headers.get("origin");
+  return origin && origin !== "null"
+    ? `Refused a cross-site change from ${origin}: ${untrustedOriginMessage(origin, ownOrigins, config) ?? ""} Scripts send an API token and no Origin.`
+    : "Refused a cross-site request: changes are accepted only from the app's own pages, or from scripts with an API token.";
 }

@@ -1,10 +1,17 @@
-import { errorResponse } from "@/lib/api/handle";
+import { errorResponse, refuseCrossSite } from "@/lib/api/handle";
 import { handleAuthRequest } from "@/lib/services/auth/sign-in";
 
 export const dynamic = "force-dynamic";
 
 // better-auth's own routes: sign-in (email + password, single sign-on), sign-out, session.
-const handler = (request: Request) => handleAuthRequest(request).catch(errorResponse);
+const handler = async (request: Request) => {
+  try {
+    refuseCrossSite(request);
+    return await handleAuthRequest(request);
+  } catch (error) {
+    return errorResponse(error);
+  }
+};
 
 export const GET = handler;
 export const POST = handler;

@@ -57,6 +57,7 @@ export function createPrometheusClient(
   let requestCount = 0;
 
   type Failure = { status: "error"; errorType: string; error: string };
+  const MAX_GET_LENGTH = 4096;
 
   async function request(path: string, method: "GET" | "POST", body?: string): Promise<HttpResponse | Failure> {
     requestCount++;
@@ -141,7 +142,13 @@ export function createPrometheusClient(
   }
 
   async function get<T>(path: `/api/v1/${string}`): Promise<ApiResult<T>> {
-    const response = await request(path, "GET");
+    // A long question (a range query over hundreds of sources) goes as a form: Prometheus takes
+    // POST on every query endpoint, and a URL of that size is refused on the way.
+    const question = path.indexOf("?");
+    const response =
+      path.length > MAX_GET_LENGTH && question > 0
+        ? await request(path.slice(0, question), "POST", path.slice(question + 1))
+        : await request(path, "GET");
     if ("errorType" in response) return response;
     const body = parseBody<T>(response);
     return body.status === "error" ? (body as Failure) : { status: "success", data: body.data! };

@@ -5,6 +5,7 @@ import type { BudgetDocument } from "@/lib/domain/budget";
 import { diffBudgets, type BudgetChange } from "@/lib/domain/budget-diff";
 import type { Db } from "@/lib/db/client";
 import { findRevisionRow, listRevisionRows, updateBudgetIfVersion, type RevisionRow } from "@/lib/db/budgets";
+import type { ServiceRow } from "@/lib/db/services";
 import { AppError } from "@/lib/errors";
 import { saveBudgetSchema } from "@/lib/schemas/budget";
 import { parseInput } from "@/lib/schemas/parse";
@@ -37,8 +38,7 @@ function documentOf(budget: BudgetDocument): BudgetDocument {
   };
 }
 
-export async function getBudget({ db, slug }: { db: Db; slug: string }): Promise<BudgetView> {
-  const { budget } = await getServiceOrThrow({ db, slug });
+export function budgetViewOf(slug: string, budget: NonNullable<ServiceRow["budget"]>): BudgetView {
   return {
     slug,
     version: budget.version,
@@ -46,6 +46,11 @@ export async function getBudget({ db, slug }: { db: Db; slug: string }): Promise
     updatedAt: budget.updatedAt.toISOString(),
     updatedBy: budget.updatedBy,
   };
+}
+
+export async function getBudget({ db, slug }: { db: Db; slug: string }): Promise<BudgetView> {
+  const { budget } = await getServiceOrThrow({ db, slug });
+  return budgetViewOf(slug, budget);
 }
 
 // Live views read the budget on every refresh; a short-lived copy spares the database those
@@ -63,6 +68,11 @@ const budgetCache = (globalForBudgets.latencyBudgetsBudgetCache ??= new LRUCache
 
 export function forgetCachedBudget(slug: string): void {
   budgetCache.delete(slug);
+}
+
+/** Keeps a budget just read with others (the status board reads them all at once). */
+export function primeCachedBudget(view: BudgetView): void {
+  budgetCache.set(view.slug, view);
 }
 
 /** getBudget for read-only live views: at most BUDGET_CACHE_TTL_MS old. */

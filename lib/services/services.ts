@@ -31,7 +31,7 @@ export type ServiceSummary = {
   isOverTarget: boolean;
 };
 
-function summarize(row: ServiceRow): ServiceSummary {
+export function summarize(row: ServiceRow): ServiceSummary {
   const budget = row.budget!;
   const key = percentileKeyOf(budget.quantile) ?? "p95";
   const fit = budgetFit(budget).byPercentile[key];

@@ -39,12 +39,16 @@ export async function getSlosForLiveView({ db, slug }: { db: Db; slug: string })
   countCacheLookup("slo-definitions", hit !== undefined);
   if (hit) return hit;
   const service = await getServiceOrThrow({ db, slug });
-  const rows = await listSloRows(db, service.id);
+  return primeCachedSlos(slug, service.id, await listSloRows(db, service.id));
+}
+
+/** Keeps a service's SLO definitions just read (the status board reads every service's at once). */
+export function primeCachedSlos(slug: string, serviceId: string, rows: SloRow[]): SloDefinitions {
   const fingerprint = createHash("sha256")
     .update(JSON.stringify(rows.map((r) => [r.id, r.version, r.updatedAt])))
     .digest("base64url")
     .slice(0, 16);
-  const value = { serviceId: service.id, rows, fingerprint };
+  const value = { serviceId, rows, fingerprint };
   definitions.set(slug, value);
   return value;
 }

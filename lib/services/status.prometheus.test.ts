@@ -61,4 +61,40 @@ describe("the status board", () => {
     expect(good.overBudget).toEqual([]);
     expect(good.lowestErrorBudgetRemaining).toBeNull();
   });
+
+  it("asks Prometheus no more for 60 more services: every waterfall and timeline in one question each", async () => {
+    const prom = coalesce(createPrometheusClient(inject("prometheusUrl")), { ttlMs: 0 });
+    const now = Math.floor(Date.now() / 1000) - 2;
+    await service("one", 100);
+    await getStatusBoard({ db, prom, now }); // the alerts' rules are read once, then kept
+    const before = prom.requestCount;
+    const small = await getStatusBoard({ db, prom, now });
+    const forSmall = prom.requestCount - before;
+    const tag = randomUUID().slice(0, 6);
+    for (let i = 0; i < 60; i++)
+      await createService({
+        db,
+        actor,
+        input: {
+          slug: `st-many-${tag}-${i}`,
+          name: `Many ${i}`,
+          stages: [
+            {
+              name: "Generate",
+              components: ["a", "b", "c"].map((c) => ({
+                name: c,
+                budgetMs: { p50: null, p95: 100, p99: null },
+                source: { ...slow, matchers: { component: `many-${tag}-${i}-${c}` } },
+              })),
+            },
+          ],
+        },
+      });
+    const between = prom.requestCount;
+    const large = await getStatusBoard({ db, prom, now });
+    expect(large.services.length).toBe(small.services.length + 60);
+    // The range question over 180 more sources is long (it goes as a form): answered all the same.
+    expect(large.services.every((s) => s.error === null)).toBe(true);
+    expect(prom.requestCount - between).toBe(forSmall);
+  });
 });

@@ -5,15 +5,26 @@ import type { CoalescingClient } from "@/lib/prometheus/coalesce";
 import { getAlerts } from "./alerts";
 import { jsonCache } from "./json-cache";
 import { pooled } from "./pool";
-import { listServices, type ServiceSummary } from "./services";
-import { getSloStatuses } from "./slos";
-import { getTimeline } from "./timeline";
-import { getWaterfall } from "./waterfall";
+import { listAllSloRows } from "@/lib/db/slos";
+import { listServiceRows } from "@/lib/db/services";
+import { buildTimeline, rateWindowFor, timelineSpan, type TimelineModel } from "@/lib/domain/timeline";
+import { buildWaterfall, type WaterfallModel } from "@/lib/domain/waterfall";
+import { windowSeconds } from "@/lib/domain/windows";
+import { fetchBucketRateRange, fetchBucketRates } from "@/lib/prometheus/buckets";
+import { budgetViewOf, primeCachedBudget, type BudgetView } from "./budgets";
+import { summarize, type ServiceSummary } from "./services";
+import { primeCachedSlos } from "./slo-definitions";
+import { getSloStatuses, type SloStatus } from "./slos";
+import { sourcesOf } from "./waterfall";
+
+/** The window every board figure is read over: the waterfall's and the timeline's default. */
+const BOARD_WINDOW = "5m";
 
 // The board on-call opens first: every service's live end-to-end pXX against its target, what is
 // over budget now and since when, alerts firing and the least error budget left, worst first. One
-// request for the whole board; each service's parts come from the same coalesced, cached views
-// its own pages read.
+// request for the whole board, and a fixed number of questions for it whatever the number of
+// services: two database queries, two Prometheus queries for every waterfall and timeline (see
+// liveOfAll), and one status per SLO.
 
 export type ServiceStatus = {
   slug: string;
@@ -51,19 +62,68 @@ export function worstFirst(a: ServiceStatus, b: ServiceStatus): number {
   );
 }
 
-async function serviceStatus(
-  db: Db,
-  prom: CoalescingClient | null,
-  service: ServiceSummary,
-  firing: Map<string, number>,
-  now: number,
-): Promise<ServiceStatus> {
-  const query = { quantile: String(service.quantile) };
-  const [waterfall, timeline, slos] = await Promise.all([
-    getWaterfall({ db, prom, slug: service.slug, query, now }),
-    getTimeline({ db, prom, slug: service.slug, query: { ...query, range: "1h" }, now }),
-    getSloStatuses({ db, prom, slug: service.slug, now }),
-  ]);
+/** The board's view of one service: its waterfall now and its last hour, read with every other service's. */
+type Live = { now: WaterfallModel; hour: TimelineModel; error: string | null };
+
+// Every service's sources in one question: keys are prefixed with the service's index, and the
+// answer is split back per service in one pass.
+const tagged = (budgets: BudgetView[]) =>
+  budgets.flatMap((budget, i) => sourcesOf(budget).map(({ key, source }) => ({ key: `${i}|${key}`, source })));
+
+function split<T>(groups: Map<string, T>, count: number): Map<string, T>[] {
+  const parts = Array.from({ length: count }, () => new Map<string, T>());
+  for (const [key, value] of groups) {
+    const bar = key.indexOf("|");
+    parts[Number(key.slice(0, bar))]?.set(key.slice(bar + 1), value);
+  }
+  return parts;
+}
+
+/**
+ * Every service's waterfall now and over the last hour, in two Prometheus queries (one instant,
+ * one range) whatever the number of services, plus one per native histogram. Each service's
+ * figures are what its own waterfall and timeline say: the same buckets, the same builders.
+ */
+async function liveOfAll(prom: CoalescingClient | null, budgets: BudgetView[], now: number): Promise<Live[]> {
+  const at = prom ? prom.alignTime(now) : Math.floor(now);
+  const span = timelineSpan("1h", now);
+  const times: number[] = [];
+  for (let t = span.start; t <= span.end; t += span.stepSeconds) times.push(t);
+  const sources = tagged(budgets);
+  const [instant, range] = prom
+    ? await Promise.all([
+        fetchBucketRates(prom, sources, { window: BOARD_WINDOW, time: at }),
+        fetchBucketRateRange(prom, sources, {
+          window: rateWindowFor(windowSeconds(BOARD_WINDOW), span.stepSeconds),
+          start: span.start,
+          end: span.end,
+          step: span.stepSeconds,
+        }),
+      ])
+    : [null, null];
+  const failed = instant?.status === "error" ? instant : range?.status === "error" ? range : null;
+  const error = !prom
+    ? "Prometheus is not configured: set PROMETHEUS_URL to see live percentiles."
+    : failed
+      ? `Prometheus query failed: ${failed.error} (${failed.errorType})`
+      : null;
+  const nowGroups = instant?.status === "success" ? split(instant.groups, budgets.length) : null;
+  const rangeGroups =
+    range?.status === "success" ? range.groups.map((groups) => split(groups, budgets.length)) : null;
+  return budgets.map((budget, i) => ({
+    now: buildWaterfall(budget, budget.quantile, nowGroups?.[i] ?? new Map()),
+    hour: buildTimeline(
+      budget,
+      budget.quantile,
+      times,
+      times.map((_, t) => rangeGroups?.[t]?.[i] ?? new Map()),
+    ),
+    error,
+  }));
+}
+
+function serviceStatus(service: ServiceSummary, live: Live, slos: SloStatus[], firing: Map<string, number>): ServiceStatus {
+  const { now: waterfall, hour: timeline } = live;
   const since = new Map(timeline.series.map((s) => [`${s.stage}\u0000${s.component}`, s.overBudgetSince]));
   const budgets = slos.map((s) => s.errorBudgetRemaining).filter((b): b is number => b !== null);
   const measuredIsStacked = waterfall.measuredEndToEndMs === null;
@@ -93,8 +153,8 @@ async function serviceStatus(
     firingAlerts: firing.get(service.slug) ?? 0,
     lowestErrorBudgetRemaining: budgets.length ? Math.min(...budgets) : null,
     trend: (timeline.endToEnd ?? timeline.stacked).points,
-    stale: waterfall.stale,
-    error: waterfall.error,
+    stale: false,
+    error: live.error,
   };
 }
 
@@ -107,13 +167,27 @@ export async function getStatusBoard({
   prom: CoalescingClient | null;
   now?: number;
 }): Promise<StatusBoard> {
-  const [services, alerts] = await Promise.all([listServices({ db }), prom ? getAlerts({ db, prom }) : null]);
+  // Two database queries for the whole board: every service with its budget, every SLO. They
+  // also fill the live views' caches, so the SLO statuses below read no more.
+  const [rows, sloRows, alerts] = await Promise.all([
+    listServiceRows(db),
+    listAllSloRows(db),
+    prom ? getAlerts({ db, prom }) : null,
+  ]);
+  const withBudgets = rows.filter((row) => row.budget);
+  const budgets = withBudgets.map((row) => budgetViewOf(row.slug, row.budget!));
+  budgets.forEach((budget) => primeCachedBudget(budget));
+  withBudgets.forEach((row) => primeCachedSlos(row.slug, row.id, sloRows.get(row.id) ?? []));
   const firing = new Map<string, number>();
   for (const alert of alerts?.alerts ?? [])
     if (alert.state === "firing" && alert.labels.service)
       firing.set(alert.labels.service, (firing.get(alert.labels.service) ?? 0) + 1);
-  // A few services at a time: each is a handful of coalesced queries.
-  const statuses = await pooled(services, 8, (s) => serviceStatus(db, prom, s, firing, now));
+  const live = await liveOfAll(prom, budgets, now);
+  // SLO statuses are per SLO (each its own windows and thresholds); services without SLOs ask nothing.
+  const slos = await pooled(withBudgets, 8, (row) =>
+    sloRows.get(row.id)?.length ? getSloStatuses({ db, prom, slug: row.slug, now }) : Promise.resolve([]),
+  );
+  const statuses = withBudgets.map((row, i) => serviceStatus(summarize(row), live[i]!, slos[i]!, firing));
   return { at: Math.floor(now), services: statuses.sort(worstFirst) };
 }
 

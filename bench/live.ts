@@ -14,7 +14,6 @@ export async function runLiveBench(stack: BenchStack, db: Db): Promise<Row[]> {
   const rows: Row[] = [];
   const report = (name: string, value: string, target: string, met: boolean) => {
     rows.push({ name, value, target, met });
-
   };
   // 1. Warm waterfall API vs the same query sent straight to Prometheus. Each request uses its
   //    own time so the app's short-lived cache cannot answer: this is the app's full overhead.

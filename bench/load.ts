@@ -28,7 +28,6 @@ const FLOOR = "/api/health";
 
 type Caller = { name: string; headers: Record<string, string> };
 
-
 type Run = { p50: number; p99: number; served: number; failed: number; total: number };
 
 // autocannon holds a rate by giving each connection a quota per second, which it sends as fast as

@@ -22,7 +22,11 @@ import { median, timed, type Row } from "./measure";
 import type { BenchStack } from "./stack";
 
 const SYSTEM = systemActor("bench");
-const RAG = { preset: "generic", metric: "llm_stage_duration_seconds", matchers: { service: "chat-api", stage: "rag" } };
+const RAG = {
+  preset: "generic",
+  metric: "llm_stage_duration_seconds",
+  matchers: { service: "chat-api", stage: "rag" },
+};
 
 /** A budget of `count` components, ten to a stage. */
 function stagesOf(count: number, source: (i: number) => typeof RAG) {
@@ -43,7 +47,9 @@ async function componentCurve(stack: BenchStack, db: Db): Promise<Row[]> {
     const slug = `scale-${count}`;
     const stages = stagesOf(count, () => RAG);
     await createService({ db, actor: SYSTEM, input: { slug, name: slug, stages } });
-    const sources = stages.flatMap((stage, s) => stage.components.map((c, j) => ({ key: componentKey(s, j), source: c.source })));
+    const sources = stages.flatMap((stage, s) =>
+      stage.components.map((c, j) => ({ key: componentKey(s, j), source: c.source })),
+    );
     const query = taggedBucketQuery(sources, { fn: "rate", window: "5m", groupLabel: GROUP_LABEL });
     const raw = (t: number) =>
       fetch(`${stack.prometheusUrl}/api/v1/query`, {
@@ -164,7 +170,9 @@ async function historyCurves(db: Db): Promise<Row[]> {
     FROM generate_series(1, ${AUDIT_ROWS}) AS g`);
   const [oldest] = await db.$queryRawUnsafe<{ min: bigint }[]>(`SELECT min(id) AS min FROM "AuditEntry"`);
   const min = oldest!.min;
-  console.log(`  wrote ${AUDIT_ROWS.toLocaleString()} audit entries in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `  wrote ${AUDIT_ROWS.toLocaleString()} audit entries in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
   const audit = await pageCurve(
     `audit trail of ${AUDIT_ROWS.toLocaleString()} entries: a page of 50 at the end vs at the start`,
     () => listAudit({ db, actor: SYSTEM, query: { limit: "50" } }),
@@ -173,7 +181,11 @@ async function historyCurves(db: Db): Promise<Row[]> {
 
   // 10,000 revisions of one budget.
   const REVISIONS = 10_000;
-  await createService({ db, actor: SYSTEM, input: { slug: "history-10k", name: "history-10k", stages: stagesOf(8, () => RAG) } });
+  await createService({
+    db,
+    actor: SYSTEM,
+    input: { slug: "history-10k", name: "history-10k", stages: stagesOf(8, () => RAG) },
+  });
   await db.$executeRawUnsafe(`
     INSERT INTO "BudgetRevision" ("id", "serviceId", "version", "author", "message", "snapshot", "changes")
     SELECT gen_random_uuid(), r."serviceId", r."version" + g, 'bench', 'revision ' || g, r."snapshot", '[]'::jsonb

@@ -54,7 +54,9 @@ async function actorCacheHits(instance: AppInstance): Promise<number> {
   const text = await (
     await fetch(`${instance.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
   ).text();
-  const line = text.split("\n").find((l) => l.startsWith('latency_budgets_cache_requests_total{cache="actor",result="hit"}'));
+  const line = text
+    .split("\n")
+    .find((l) => l.startsWith('latency_budgets_cache_requests_total{cache="actor",result="hit"}'));
   return line ? Number(line.split(" ").pop()) : 0;
 }
 

@@ -41,6 +41,24 @@ describe(`web security (${inject("databaseKind")})`, () => {
     expect(cookie).toMatch(/; SameSite=Lax/i);
   });
 
+  it("an API route refuses a change another site made a browser send, on its own (the proxy leaves /api alone)", async () => {
+    const user = await newUser("editor");
+    const cookie = await sessionCookie(user.email);
+    const refused = await call(servicesRoute.POST as Handler, {
+      method: "POST",
+      as: null,
+      headers: { cookie, origin: "https://evil.example" },
+      json: { slug: "from-evil", name: "From evil" },
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.message).toContain("Refused a cross-site change from https://evil.example");
+    const sameSite = await call(servicesRoute.GET as Handler, {
+      as: null,
+      headers: { cookie, origin: "https://evil.example" },
+    });
+    expect(sameSite.status).toBe(200);
+  });
+
   it("no password, token or session cookie reaches the log or an error message", async () => {
     const logged: string[] = [];
     const spies = (["log", "info", "warn", "error", "debug"] as const).map((level) =>
@@ -61,7 +79,7 @@ describe(`web security (${inject("databaseKind")})`, () => {
       const created = await call(tokensRoute.POST as Handler, {
         method: "POST",
         as: null,
-        headers: { cookie, origin: "http://localhost" },
+        headers: { cookie, origin: PUBLIC_URL },
         json: { name: "leak check", scopes: ["read"] },
       });
       const token = created.body.token as string;

@@ -2,6 +2,7 @@ import "server-only";
 import { crossSiteRefusal } from "@/lib/api/security";
 import { AppError } from "@/lib/errors";
 import { ANONYMOUS, assertIdentified, authorize, type Actor } from "@/lib/services/actor";
+import { originConfig } from "@/lib/services/auth/origins";
 import { actorFromHeaders } from "@/lib/services/auth/request";
 
 // Route handlers stay thin: parse, call one service function, return JSON. Every error goes
@@ -75,7 +76,7 @@ export function errorResponse(error: unknown): Response {
  */
 /** A change another site made a browser send is refused before anything else (proxy.ts leaves /api to this). */
 export function refuseCrossSite(request: Request): void {
-  const refusal = crossSiteRefusal(request);
+  const refusal = crossSiteRefusal(request, originConfig());
   if (refusal) throw new AppError("FORBIDDEN", refusal);
 }
 

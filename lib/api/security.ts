@@ -1,7 +1,7 @@
 // Web security that applies to every response: which mutations come from another site, and the
 // Content-Security-Policy. Pure functions, used by proxy.ts and tested on their own.
 
-import { parseOrigins, trustedOriginsOf, untrustedOriginMessage } from "@/lib/domain/origins";
+import { trustedOriginsOf, untrustedOriginMessage, type OriginConfig } from "@/lib/domain/origins";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -41,10 +41,9 @@ export function contentSecurityPolicy(nonce: string, { isDev = false } = {}): st
 /** Why a request is refused as a cross-site change, or null when it is not one. */
 export function crossSiteRefusal(
   request: { method: string; url: string; headers: Headers },
-  env: Record<string, string | undefined> = process.env,
+  config: OriginConfig,
 ): string | null {
   if (SAFE_METHODS.has(request.method.toUpperCase())) return null;
-  const config = { publicUrl: env.LB_PUBLIC_URL || undefined, extraOrigins: parseOrigins(env.LB_TRUSTED_ORIGINS) };
   const ownOrigins = trustedOriginsOf(config, request.url, request.headers);
   if (!isCrossSiteMutation(request.method, request.headers, ownOrigins)) return null;
   const origin = request.headers.get("origin");

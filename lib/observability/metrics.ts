@@ -67,15 +67,7 @@ export function metrics(): AppMetrics {
 }
 
 export type CacheName =
-  | "actor"
-  | "budget"
-  | "slo-definitions"
-  | "waterfall"
-  | "timeline"
-  | "slos"
-  | "kpis"
-  | "status"
-  | "prometheus-query";
+  "actor" | "budget" | "slo-definitions" | "waterfall" | "timeline" | "slos" | "kpis" | "status" | "prometheus-query";
 
 /** Counts one lookup in a named cache. */
 export function countCacheLookup(cache: CacheName, hit: boolean): void {

@@ -108,8 +108,7 @@ async function liveOfAll(prom: CoalescingClient | null, budgets: BudgetView[], n
       ? `Prometheus query failed: ${failed.error} (${failed.errorType})`
       : null;
   const nowGroups = instant?.status === "success" ? split(instant.groups, budgets.length) : null;
-  const rangeGroups =
-    range?.status === "success" ? range.groups.map((groups) => split(groups, budgets.length)) : null;
+  const rangeGroups = range?.status === "success" ? range.groups.map((groups) => split(groups, budgets.length)) : null;
   return budgets.map((budget, i) => ({
     now: buildWaterfall(budget, budget.quantile, nowGroups?.[i] ?? new Map()),
     hour: buildTimeline(
@@ -122,7 +121,12 @@ async function liveOfAll(prom: CoalescingClient | null, budgets: BudgetView[], n
   }));
 }
 
-function serviceStatus(service: ServiceSummary, live: Live, slos: SloStatus[], firing: Map<string, number>): ServiceStatus {
+function serviceStatus(
+  service: ServiceSummary,
+  live: Live,
+  slos: SloStatus[],
+  firing: Map<string, number>,
+): ServiceStatus {
   const { now: waterfall, hour: timeline } = live;
   const since = new Map(timeline.series.map((s) => [`${s.stage}\u0000${s.component}`, s.overBudgetSince]));
   const budgets = slos.map((s) => s.errorBudgetRemaining).filter((b): b is number => b !== null);

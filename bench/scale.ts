@@ -85,7 +85,7 @@ async function componentCurve(stack: BenchStack, db: Db): Promise<Row[]> {
     input: { slug: "scale-480", name: "scale-480", stages: stagesOf(480, () => RAG).slice(0, LIMITS.stages) },
   }).then(
     () => null,
-    (error: Error) => error.message,
+    (error: AppError) => `${error.message} ${Object.values(error.fields ?? {}).join("; ")}`,
   );
   rows.push({
     name: "480 components: refused at the cap",

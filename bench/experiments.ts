@@ -1,6 +1,6 @@
 // Experiment analysis of 10 million samples per variant: the sketch path against a baseline
 // that keeps and sorts every sample, each in a fresh process, in the same run.
-// Targets (issue: A/B latency experiments): ≥ 5 × faster, ≤ 1/10 of the baseline's peak
+// Targets (issues: A/B latency experiments; speed under load): ≥ 10 × faster, ≤ 1/10 of the baseline's peak
 // memory, worst relative error on p50/p95/p99 ≤ 1 %.
 import { execFileSync } from "node:child_process";
 import { resolve } from "node:path";
@@ -38,8 +38,8 @@ export function runExperimentBench(samplesPerVariant = Number(process.env.BENCH_
     {
       name: `analysis of ${samplesPerVariant.toLocaleString()} samples × 2 variants, time`,
       value: `sketch ${analysisMs(sketch).toFixed(0)} ms vs sort ${analysisMs(baseline).toFixed(0)} ms = ${speedup.toFixed(2)} × faster (a pass that only reads the samples takes ${floor.ms.toFixed(0)} ms)`,
-      target: "≥ 5 × faster",
-      met: speedup >= 5,
+      target: "≥ 10 × faster",
+      met: speedup >= 10,
     },
     {
       name: "same analysis, peak memory above the process floor",

@@ -1,11 +1,12 @@
 "use client";
 
-import { Cell, Pie, PieChart, ResponsiveContainer } from "recharts";
 import { formatPercent } from "@/lib/domain/format";
+import { AttainmentRing } from "./lazy";
 
 /**
  * Attainment as a half-ring. The scale starts at objective − 4 × error budget, so the part of
  * the range that matters (around the objective) fills the arc; the tick marks the objective.
+ * The figure and the tick are drawn at once; the ring with the charts' code, after it loads.
  */
 export function AttainmentGauge({ attainment, objective }: { attainment: number | null; objective: number }) {
   const min = Math.max(0, objective - 4 * (1 - objective));
@@ -24,25 +25,7 @@ export function AttainmentGauge({ attainment, objective }: { attainment: number 
           : `Attainment ${formatPercent(attainment)} against an objective of ${formatPercent(objective)}`
       }
     >
-      <ResponsiveContainer width="100%" height="100%">
-        <PieChart>
-          <Pie
-            data={[{ v: share }, { v: 1 - share }]}
-            dataKey="v"
-            startAngle={180}
-            endAngle={0}
-            cx="50%"
-            cy="90%"
-            innerRadius="120%"
-            outerRadius="160%"
-            stroke="none"
-            isAnimationActive={false}
-          >
-            <Cell fill={colour} />
-            <Cell fill="#e2e8f0" />
-          </Pie>
-        </PieChart>
-      </ResponsiveContainer>
+      <AttainmentRing share={share} colour={colour} />
       <svg className="pointer-events-none absolute inset-0" viewBox="0 0 208 112" aria-hidden>
         <line
           x1={104 + 62 * Math.cos(angle)}

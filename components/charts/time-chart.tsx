@@ -14,17 +14,12 @@ import {
 } from "recharts";
 import { niceScale } from "@/lib/domain/ticks";
 import { MARKER_COLORS, type Marker } from "./markers";
+import { formatTime } from "./format-time";
+import { TIME_CHART_HEIGHT } from "./sizes";
 
 // One measured line over time against a limit (a budget, a target, an alert threshold), with the
 // moments that matter drawn on it: annotations, the pinned moment, the stretch over the limit,
 // and the slow requests (exemplars) as dots. Clicking picks a moment.
-
-export function formatTime(unix: number, spanSeconds: number): string {
-  const date = new Date(unix * 1000);
-  if (spanSeconds > 86_400)
-    return date.toLocaleString(undefined, { weekday: "short", hour: "2-digit", minute: "2-digit" });
-  return date.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
-}
 
 export function TimeChart({
   label,
@@ -43,7 +38,7 @@ export function TimeChart({
   lines = [],
   lineName = "measured",
   ceiling,
-  height = 112,
+  height = TIME_CHART_HEIGHT,
   onPick,
 }: {
   label: string;

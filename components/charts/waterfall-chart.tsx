@@ -12,6 +12,7 @@ import {
   YAxis,
 } from "recharts";
 import { formatMeasuredMs } from "@/lib/domain/format";
+import { waterfallChartHeight } from "./sizes";
 import { niceScale } from "@/lib/domain/ticks";
 import type { ComponentStatus } from "@/lib/domain/waterfall";
 
@@ -60,7 +61,7 @@ export function WaterfallChart({
   stackedMs: number;
   measuredEndToEndMs: number | null;
 }) {
-  const height = Math.max(160, rows.length * 34 + 48);
+  const height = waterfallChartHeight(rows.length);
   const maxX =
     Math.max(targetMs, stackedMs, measuredEndToEndMs ?? 0, ...rows.map((r) => r.budgetMark?.[1] ?? 0)) * 1.04;
   const { domain, ticks } = niceScale(0, maxX, 8);

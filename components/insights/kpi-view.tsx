@@ -2,7 +2,7 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { createContext, useContext } from "react";
-import { Sparkline } from "@/components/charts/sparkline";
+import { Sparkline } from "@/components/charts/lazy";
 import type { Marker } from "@/components/charts/markers";
 import { Card } from "@/components/ui/primitives";
 import { formatPercent } from "@/lib/domain/format";

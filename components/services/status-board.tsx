@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { Sparkline } from "@/components/charts/sparkline";
+import { Sparkline } from "@/components/charts/lazy";
 import { Card, EmptyState, cx } from "@/components/ui/primitives";
 import { formatMs, formatPercent, sinceText } from "@/lib/domain/format";
 import { queries } from "@/lib/queries/resources";

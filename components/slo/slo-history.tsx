@@ -4,7 +4,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useSearchParams } from "next/navigation";
 import { useViewUrl } from "@/components/insights/use-view-url";
 import { Select } from "@/components/ui/primitives";
-import { TimeChart } from "@/components/charts/time-chart";
+import { TimeChart } from "@/components/charts/lazy";
 import type { BurnWindow } from "@/lib/domain/slo";
 import { queries } from "@/lib/queries/resources";
 import type { SloHistoryView } from "@/lib/services/slo-history";

@@ -12,7 +12,7 @@ import { queries, urls } from "@/lib/queries/resources";
 import type { SloStatus } from "@/lib/services/slos";
 import { AlertBadges, useServiceAlerts } from "@/components/alerts/alert-badges";
 import type { ActiveAlert } from "@/lib/services/alerts";
-import { SloForm } from "./slo-form";
+import { SloForm } from "./lazy-slo-form";
 import { SloHistory } from "./slo-history";
 import { Allowed } from "@/components/auth/viewer";
 

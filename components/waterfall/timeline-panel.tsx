@@ -4,14 +4,15 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tansta
 import { useState } from "react";
 import { Allowed, useCan } from "@/components/auth/viewer";
 import { MARKER_COLORS } from "@/components/charts/markers";
-import { formatTime, TimeChart } from "@/components/charts/time-chart";
+import { formatTime } from "@/components/charts/format-time";
+import { TimeChart } from "@/components/charts/lazy";
 import { Field } from "@/components/ui/field";
 import { Form } from "@/components/ui/form";
 import { Button, Card, Select, TextInput, cx } from "@/components/ui/primitives";
 import { formatMs, sinceText } from "@/lib/domain/format";
-import { rangeSeconds, TIMELINE_RANGES, type TimelineRange } from "@/lib/domain/timeline";
+import { rangeSeconds, TIMELINE_RANGES, timelineEnd, type TimelineRange } from "@/lib/domain/timeline";
 import { ApiError, apiFetch } from "@/lib/queries/api";
-import { queries, urls } from "@/lib/queries/resources";
+import { queries, urls, type TimelineParams } from "@/lib/queries/resources";
 import type { AnnotationView } from "@/lib/services/annotations";
 import type { TimelineView } from "@/lib/services/timeline";
 
@@ -30,6 +31,7 @@ export function TimelinePanel({
   onRange,
   onPin,
   onCompare,
+  initial,
 }: {
   slug: string;
   quantile: number;
@@ -42,11 +44,18 @@ export function TimelinePanel({
   onRange: (range: TimelineRange) => void;
   onPin: (unix: number) => void;
   onCompare: (unix: number) => void;
+  /** The timeline the page arrived with, and what it was asked for. */
+  initial?: { params: TimelineParams; view: TimelineView };
 }) {
   // A pinned page shows the range around its moment, a quarter of it after (the server stops at now).
-  const end = at === undefined ? undefined : at + rangeSeconds(range) / 4;
+  const end = at === undefined ? undefined : timelineEnd(at, range);
+  const params: TimelineParams = { quantile, range, window, end };
+  const isInitial =
+    initial !== undefined &&
+    (Object.keys(params) as (keyof TimelineParams)[]).every((k) => initial.params[k] === params[k]);
   const timeline = useQuery({
-    ...queries.timeline(slug, { quantile, range, window, end }),
+    ...queries.timeline(slug, params),
+    initialData: isInitial ? initial.view : undefined,
     placeholderData: keepPreviousData,
     refetchInterval: end === undefined ? REFRESH_MS : false,
   });

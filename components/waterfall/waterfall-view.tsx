@@ -3,13 +3,14 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useState } from "react";
-import { WaterfallChart } from "@/components/charts/waterfall-chart";
+import { WaterfallChart } from "@/components/charts/lazy";
 import { Field } from "@/components/ui/field";
 import { Form } from "@/components/ui/form";
 import { PercentileButtons, PERCENTILES } from "@/components/ui/percentile-buttons";
 import { Button, Card, Select, TextInput, cx } from "@/components/ui/primitives";
 import { formatMs } from "@/lib/domain/format";
-import { queries, type WaterfallParams } from "@/lib/queries/resources";
+import { queries, type TimelineParams, type WaterfallParams } from "@/lib/queries/resources";
+import type { TimelineView } from "@/lib/services/timeline";
 import type { WaterfallView as View } from "@/lib/services/waterfall";
 import { AlertBadges, useServiceAlerts } from "@/components/alerts/alert-badges";
 import type { TimelineRange } from "@/lib/domain/timeline";
@@ -29,10 +30,13 @@ export function WaterfallView({
   slug,
   params,
   initial,
+  initialTimeline,
 }: {
   slug: string;
   params: WaterfallParams & { paused: boolean; range: TimelineRange };
   initial: View;
+  /** The timeline the page arrived with, and what it was asked for. */
+  initialTimeline?: { params: TimelineParams; view: TimelineView };
 }) {
   const router = useRouter();
   const pathname = usePathname();
@@ -293,6 +297,7 @@ export function WaterfallView({
       </Card>
       <TimelinePanel
         slug={slug}
+        initial={initialTimeline}
         quantile={view.quantile}
         window={view.window}
         range={range}

@@ -24,6 +24,11 @@ const RANGE_SECONDS: Record<TimelineRange, number> = {
 export const MAX_POINTS = 240;
 const STEPS = [15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200];
 
+/** Where a page pinned at `at` ends its timeline: a quarter of the range after the moment. */
+export function timelineEnd(at: number, range: TimelineRange): number {
+  return at + rangeSeconds(range) / 4;
+}
+
 export function rangeSeconds(range: TimelineRange): number {
   return RANGE_SECONDS[range];
 }

@@ -94,6 +94,11 @@ export async function getTimeline(args: LiveViewArgs): Promise<TimelineView> {
   return buildView(args, budget, query, span);
 }
 
+/** The timeline for a page's first paint: the API's answer, from the same cache. */
+export async function getTimelineForPage(args: LiveViewArgs): Promise<TimelineView> {
+  return JSON.parse(await getTimelineJson(args)) as TimelineView;
+}
+
 /** The timeline as the API sends it, from the serialised-answer cache when it can be. */
 export async function getTimelineJson(args: LiveViewArgs): Promise<string> {
   const { query, budget, span } = await prepare(args);

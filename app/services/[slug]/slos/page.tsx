@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { SloForm } from "@/components/slo/slo-form";
+import { SloForm } from "@/components/slo/lazy-slo-form";
 import { SloList } from "@/components/slo/slo-list";
 import { SloToolbar } from "@/components/slo/slo-toolbar";
 import { orNotFound } from "@/lib/services/pages";

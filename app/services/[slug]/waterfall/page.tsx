@@ -1,8 +1,9 @@
 import type { Metadata } from "next";
 import { WaterfallView } from "@/components/waterfall/waterfall-view";
-import { TIMELINE_RANGES, type TimelineRange } from "@/lib/domain/timeline";
+import { TIMELINE_RANGES, timelineEnd, type TimelineRange } from "@/lib/domain/timeline";
 import { orNotFound, viewOrDefault } from "@/lib/services/pages";
 import { runtime } from "@/lib/services/runtime";
+import { getTimelineForPage } from "@/lib/services/timeline";
 import { getWaterfall } from "@/lib/services/waterfall";
 
 export const dynamic = "force-dynamic";
@@ -34,6 +35,20 @@ export default async function WaterfallPage({ params, searchParams }: Props) {
   // Server-rendered first paint: the page arrives with the numbers in it. A hand-edited link
   // with a bad parameter opens the default view rather than an error.
   const view = await orNotFound((db) => viewOrDefault((q) => getWaterfall({ db, prom, slug, query: q }), query));
+  const range = (TIMELINE_RANGES as readonly string[]).includes(first(search.range) ?? "")
+    ? (first(search.range) as TimelineRange)
+    : "1h";
+  // The timeline arrives with the page too (from the API's cache: an incident link opened by many
+  // builds it once); should it fail, the panel asks for it itself.
+  const timelineParams = {
+    quantile: view.quantile,
+    range,
+    window: view.window,
+    end: raw.at ? timelineEnd(view.at, range) : undefined,
+  };
+  const timeline = await getTimelineForPage({ db: runtime().db, prom, slug, query: timelineParams }).catch(
+    () => undefined,
+  );
   return (
     <WaterfallView
       slug={slug}
@@ -44,10 +59,9 @@ export default async function WaterfallPage({ params, searchParams }: Props) {
         compare: raw.compare || undefined,
         at: raw.at ? view.at : undefined,
         paused: first(search.refresh) === "off",
-        range: (TIMELINE_RANGES as readonly string[]).includes(first(search.range) ?? "")
-          ? (first(search.range) as TimelineRange)
-          : "1h",
+        range,
       }}
+      initialTimeline={timeline && { params: timelineParams, view: timeline }}
     />
   );
 }

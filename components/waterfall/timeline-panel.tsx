@@ -10,7 +10,7 @@ import { Field } from "@/components/ui/field";
 import { Form } from "@/components/ui/form";
 import { Button, Card, Select, TextInput, cx } from "@/components/ui/primitives";
 import { formatMs, sinceText } from "@/lib/domain/format";
-import { rangeSeconds, TIMELINE_RANGES, timelineEnd, type TimelineRange } from "@/lib/domain/timeline";
+import { TIMELINE_RANGES, timelineEnd, type TimelineRange } from "@/lib/domain/timeline";
 import { ApiError, apiFetch } from "@/lib/queries/api";
 import { queries, urls, type TimelineParams } from "@/lib/queries/resources";
 import type { AnnotationView } from "@/lib/services/annotations";

@@ -126,6 +126,26 @@ describe("two instances on one PostgreSQL", () => {
     expect(performance.now() - savedAt).toBeLessThan(3000);
   });
 
+  it("an SLO added on one is listed by the other within the SLO cache's 2 s", async () => {
+    const names = () =>
+      send(b, "/api/services/chat-api/slos").then((r) => (r.body as { name: string }[]).map((slo) => slo.name));
+    await names(); // fills B's cache
+    const source = (await send(a, "/api/services/chat-api/budget", { token: editorToken })).body.endToEndSource;
+    const name = `Instances ${Date.now()}`;
+    const created = await send(a, "/api/services/chat-api/slos", {
+      method: "POST",
+      token: editorToken,
+      json: { name, source, thresholdMs: 900, objective: 0.99 },
+    });
+    expect(created.status).toBe(201);
+    const savedAt = performance.now();
+    while (!(await names()).includes(name) && performance.now() - savedAt < 10_000)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(await names()).toContain(name);
+    // The promise is 2 s; the margin is the poll and a busy machine.
+    expect(performance.now() - savedAt).toBeLessThan(3000);
+  });
+
   it("sign-in limits hold across both: failures on either count for the next try on either", async () => {
     const email = `limited-${Date.now()}@instances.test`;
     const added = await send(a, "/api/users", {

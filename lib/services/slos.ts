@@ -366,12 +366,28 @@ async function prepareStatuses({ db, prom, slug, query = {}, now = Date.now() / 
   return { window, definitions, time };
 }
 
+/** The statuses of SLOs already read (the status board reads every service's at once), as of now. */
+export function statusesOf(
+  prom: CoalescingClient | null,
+  slug: string,
+  rows: SloRow[],
+  now: number,
+): Promise<SloStatus[]> {
+  const time = prom ? prom.alignTime(now) : Math.floor(now);
+  return Promise.all(rows.map((slo) => statusOf(prom, slug, slo, undefined, time)));
+}
+
 export async function getSloStatuses(args: SloStatusArgs): Promise<SloStatus[]> {
   const { window, definitions, time } = await prepareStatuses(args);
   return Promise.all(definitions.rows.map((slo) => statusOf(args.prom, args.slug, slo, window, time)));
 }
 
 const responses = jsonCache("slos", { ttlMs: 5000, maxEntries: 500 });
+
+/** The SLO statuses for a page's first paint: the API's answer, from the same cache. */
+export async function getSloStatusesForPage(args: SloStatusArgs): Promise<SloStatus[]> {
+  return JSON.parse(await getSloStatusesJson(args)) as SloStatus[];
+}
 
 /** The SLO statuses as the API sends them, from the serialised-answer cache when they can be. */
 export async function getSloStatusesJson(args: SloStatusArgs): Promise<string> {

@@ -14,7 +14,7 @@ import { fetchBucketRateRange, fetchBucketRates } from "@/lib/prometheus/buckets
 import { budgetViewOf, primeCachedBudget, type BudgetView } from "./budgets";
 import { summarize, type ServiceSummary } from "./services";
 import { primeCachedSlos } from "./slo-definitions";
-import { getSloStatuses, type SloStatus } from "./slos";
+import { statusesOf, type SloStatus } from "./slos";
 import { sourcesOf } from "./waterfall";
 
 /** The window every board figure is read over: the waterfall's and the timeline's default. */
@@ -188,9 +188,7 @@ export async function getStatusBoard({
       firing.set(alert.labels.service, (firing.get(alert.labels.service) ?? 0) + 1);
   const live = await liveOfAll(prom, budgets, now);
   // SLO statuses are per SLO (each its own windows and thresholds); services without SLOs ask nothing.
-  const slos = await pooled(withBudgets, 8, (row) =>
-    sloRows.get(row.id)?.length ? getSloStatuses({ db, prom, slug: row.slug, now }) : Promise.resolve([]),
-  );
+  const slos = await pooled(withBudgets, 8, (row) => statusesOf(prom, row.slug, sloRows.get(row.id) ?? [], now));
   const statuses = withBudgets.map((row, i) => serviceStatus(summarize(row), live[i]!, slos[i]!, firing));
   return { at: Math.floor(now), services: statuses.sort(worstFirst) };
 }

@@ -107,6 +107,11 @@ export async function getWaterfall(args: WaterfallArgs): Promise<WaterfallView> 
 
 const responses = jsonCache("waterfall", { ttlMs: 5000, maxEntries: 500 });
 
+/** The waterfall for a page's first paint: the API's answer, from the same cache. */
+export async function getWaterfallForPage(args: WaterfallArgs): Promise<WaterfallView> {
+  return JSON.parse(await getWaterfallJson(args)) as WaterfallView;
+}
+
 /** The waterfall as the API sends it: JSON text, from the serialised-answer cache when it can be. */
 export async function getWaterfallJson(args: WaterfallArgs): Promise<string> {
   const { prom, slug, now = Date.now() / 1000 } = args;

@@ -5,7 +5,7 @@ import { SloToolbar } from "@/components/slo/slo-toolbar";
 import { orNotFound } from "@/lib/services/pages";
 import { runtime } from "@/lib/services/runtime";
 import { getServiceOrThrow } from "@/lib/services/services";
-import { getSloStatuses } from "@/lib/services/slos";
+import { getSloStatusesForPage } from "@/lib/services/slos";
 import { Allowed } from "@/components/auth/viewer";
 
 export const dynamic = "force-dynamic";
@@ -19,7 +19,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function SlosPage({ params }: Props) {
   const { slug } = await params;
   const [service, slos] = await orNotFound((db) =>
-    Promise.all([getServiceOrThrow({ db, slug }), getSloStatuses({ db, prom: runtime().prom, slug })]),
+    Promise.all([getServiceOrThrow({ db, slug }), getSloStatusesForPage({ db, prom: runtime().prom, slug })]),
   );
   return (
     <div className="space-y-4">

@@ -4,7 +4,7 @@ import { TIMELINE_RANGES, timelineEnd, type TimelineRange } from "@/lib/domain/t
 import { orNotFound, viewOrDefault } from "@/lib/services/pages";
 import { runtime } from "@/lib/services/runtime";
 import { getTimelineForPage } from "@/lib/services/timeline";
-import { getWaterfall } from "@/lib/services/waterfall";
+import { getWaterfallForPage } from "@/lib/services/waterfall";
 
 export const dynamic = "force-dynamic";
 
@@ -32,9 +32,10 @@ export default async function WaterfallPage({ params, searchParams }: Props) {
   };
   const query = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined && v !== ""));
   const { prom } = runtime();
-  // Server-rendered first paint: the page arrives with the numbers in it. A hand-edited link
-  // with a bad parameter opens the default view rather than an error.
-  const view = await orNotFound((db) => viewOrDefault((q) => getWaterfall({ db, prom, slug, query: q }), query));
+  // Server-rendered first paint: the page arrives with the numbers in it, from the API's cache
+  // (an incident link opened by many builds it once). A hand-edited link with a bad parameter
+  // opens the default view rather than an error.
+  const view = await orNotFound((db) => viewOrDefault((q) => getWaterfallForPage({ db, prom, slug, query: q }), query));
   const range = (TIMELINE_RANGES as readonly string[]).includes(first(search.range) ?? "")
     ? (first(search.range) as TimelineRange)
     : "1h";

@@ -109,8 +109,10 @@ export async function runLongWindowBench(log: (s: string) => void = console.log)
       // One client per path, as separate app instances would have: no path answers from the other's cache.
       const client = () => coalesce(createPrometheusClient(prometheus.url, { timeoutMs: 60_000 }));
       const [recordedProm, rawProm, waterfallProm] = [client(), client(), client()];
-      const now = Math.floor(Date.now() / 1000);
-      const at = (i: number) => now - 5 * (i + 1); // a new aligned time each run: no cache answers
+      // Times inside the backfilled month (its last sample is at `end`; the backfill and compaction
+      // can take longer than Prometheus's 5-minute lookback), a new aligned time each run: no
+      // cache answers.
+      const at = (i: number) => end - 5 * (i + 1);
       const recordedMs: number[] = [];
       const rawMs: number[] = [];
       const waterfallMs: number[] = [];

@@ -28,14 +28,14 @@ const RAG = {
   matchers: { service: "chat-api", stage: "rag" },
 };
 
-/** A budget of `count` components, ten to a stage. */
-function stagesOf(count: number, source: (i: number) => typeof RAG) {
-  return Array.from({ length: Math.ceil(count / 10) }, (_, s) => ({
+/** A budget of `count` components, `perStage` to a stage (ten unless said). */
+function stagesOf(count: number, source: (i: number) => typeof RAG, perStage = 10) {
+  return Array.from({ length: Math.ceil(count / perStage) }, (_, s) => ({
     name: `s${s}`,
-    components: Array.from({ length: Math.min(10, count - s * 10) }, (_, c) => ({
-      name: `c${s * 10 + c}`,
+    components: Array.from({ length: Math.min(perStage, count - s * perStage) }, (_, c) => ({
+      name: `c${s * perStage + c}`,
       budgetMs: { p50: null, p95: 50, p99: null },
-      source: source(s * 10 + c),
+      source: source(s * perStage + c),
     })),
   }));
 }
@@ -82,7 +82,8 @@ async function componentCurve(stack: BenchStack, db: Db): Promise<Row[]> {
   const refused = await createService({
     db,
     actor: SYSTEM,
-    input: { slug: "scale-480", name: "scale-480", stages: stagesOf(480, () => RAG).slice(0, LIMITS.stages) },
+    // 40 stages of 12: inside the per-stage limits, refused for the total alone.
+    input: { slug: "scale-480", name: "scale-480", stages: stagesOf(480, () => RAG, LIMITS.componentsPerStage) },
   }).then(
     () => null,
     (error: AppError) => `${error.message} ${Object.values(error.fields ?? {}).join("; ")}`,

@@ -22,6 +22,8 @@ export type BenchStack = {
   databaseKind: "postgres" | "embedded";
   /** The app's process, for its memory. */
   appPid: number;
+  /** Bearer token for the app's /metrics (its heap figures). */
+  metricsToken: string;
   stop: () => Promise<void>;
 };
 
@@ -50,6 +52,8 @@ async function startCountingProxy(
     stop: () => new Promise((r) => server.close(() => r())),
   };
 }
+
+const METRICS_TOKEN = "bench-only-metrics-token-0123456789";
 
 export async function startBenchStack(): Promise<BenchStack> {
   const traffic = await startTrafficGenerator({ requestsPerSecond: 50 });
@@ -81,6 +85,7 @@ export async function startBenchStack(): Promise<BenchStack> {
         LB_ANONYMOUS_VIEW: "true",
         LB_PUBLIC_URL: `http://127.0.0.1:${port}`,
         LB_AUTH_SECRET: process.env.LB_AUTH_SECRET ?? "bench-only-session-secret-0123456789abcdef",
+        LB_METRICS_TOKEN: METRICS_TOKEN,
       },
     },
   );
@@ -93,6 +98,7 @@ export async function startBenchStack(): Promise<BenchStack> {
     databaseUrl: database.url,
     databaseKind: isPostgres ? "postgres" : "embedded",
     appPid: app.pid!,
+    metricsToken: METRICS_TOKEN,
     stop: async () => {
       app.kill("SIGTERM");
       await proxy.stop();

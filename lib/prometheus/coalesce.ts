@@ -24,6 +24,8 @@ export function coalesce(
     sizeCalculation: (answer) => 2 * JSON.stringify(answer).length + 64,
     ttl: Math.max(1, ttlMs),
     updateAgeOnGet: false,
+    // Keys carry the aligned time and are not asked for again: drop each answer when it expires.
+    ttlAutopurge: true,
   });
   const inFlight = new Map<string, Promise<Answer>>();
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { jsonCache } from "./json-cache";
+import { jsonCache, jsonCacheSizes } from "./json-cache";
 
 // The serialised-answer cache's promises: one build for requests that ask together, never an
 // answer older than its lifetime, failures never kept, and a bound in entries and in bytes.
@@ -29,6 +29,20 @@ describe("jsonCache", () => {
     expect(await cache.get("k", build, () => true)).toBe('{"built":1}');
     await sleep(120);
     expect(await cache.get("k", build, () => true)).toBe('{"built":2}');
+  });
+
+  it("lets an expired answer go when it expires, not when the bound pushes it out", async () => {
+    const cache = jsonCache("actor", { ttlMs: 50, maxEntries: 100 });
+    const held = () => jsonCacheSizes().find((c) => c.name === "actor")!;
+    for (const key of ["t1", "t2", "t3"])
+      await cache.get(
+        key,
+        async () => ({ key }),
+        () => true,
+      );
+    expect(held().entries).toBe(3);
+    await sleep(120);
+    expect(held()).toMatchObject({ entries: 0, bytes: 0 });
   });
 
   it("does not keep an answer its caller calls incomplete: the next request builds again", async () => {

@@ -34,6 +34,9 @@ export function jsonCache(name: CacheName, options: JsonCacheOptions): JsonCache
         ttl: Math.max(1, options.ttlMs),
         // An answer's age is from when it was built, never refreshed by being read.
         updateAgeOnGet: false,
+        // Keys carry the aligned time, so most are never asked for again: an expired answer
+        // leaves memory when it expires instead of waiting for the bound to push it out.
+        ttlAutopurge: true,
       }),
       building: new Map(),
     };

@@ -103,6 +103,16 @@ async function heapUsedMb(stack: BenchStack): Promise<number | null> {
   return value === undefined ? null : Number(value) / 2 ** 20;
 }
 
+/** What the app's caches count against their bounds now (MB), from its own /metrics. */
+async function cachedMb(stack: BenchStack): Promise<number> {
+  const response = await fetch(`${stack.appUrl}/metrics`, {
+    headers: { authorization: `Bearer ${stack.metricsToken}` },
+  });
+  const text = await response.text();
+  const bytes = [...text.matchAll(/^latency_budgets_cache_bytes\{[^}]*\} (\S+)$/gm)].map((m) => Number(m[1]));
+  return bytes.reduce((a, b) => a + b, 0) / 2 ** 20;
+}
+
 type Sample = { at: number; rss: number; heap: number | null };
 
 /**
@@ -113,7 +123,7 @@ type Sample = { at: number; rss: number; heap: number | null };
  * minute's warm-up), and as a higher floor of the heap in use (the least each minute, i.e. what
  * survives a collection) at the end than in the second minute.
  */
-function memoryRows(samples: Sample[]): Row[] {
+function memoryRows(samples: Sample[], cached: number): Row[] {
   const end = samples.at(-1)!.at;
   const minutes = Math.floor(end / 60_000);
   const middle = 60_000 + (end - 60_000) / 2;
@@ -129,6 +139,7 @@ function memoryRows(samples: Sample[]): Row[] {
     return heaps.length ? Math.min(...heaps) : NaN;
   };
   const [heapEarly, heapLate] = [heapFloor(1), heapFloor(minutes - 1)];
+  const curve = Array.from({ length: minutes }, (_, m) => heapFloor(m).toFixed(0)).join(", ");
   const sign = (n: number) => `${n >= 0 ? "+" : ""}${n.toFixed(0)}`;
   return [
     {
@@ -139,7 +150,7 @@ function memoryRows(samples: Sample[]): Row[] {
     },
     {
       name: `app heap in use after collections (each minute's least), second minute vs last`,
-      value: `${heapEarly.toFixed(0)} MB → ${heapLate.toFixed(0)} MB (${sign(heapLate - heapEarly)} MB)`,
+      value: `${heapEarly.toFixed(0)} MB → ${heapLate.toFixed(0)} MB (${sign(heapLate - heapEarly)} MB; minute by minute ${curve} MB; the app's caches count ${cached.toFixed(1)} MB at the end)`,
       target: "growth ≤ 32 MB",
       met: heapLate - heapEarly <= 32,
     },
@@ -197,6 +208,6 @@ export async function runLoadBench(stack: BenchStack, db: Db): Promise<Row[]> {
   } finally {
     clearInterval(sampler);
   }
-  rows.push(...memoryRows(samples));
+  rows.push(...memoryRows(samples, await cachedMb(stack)));
   return rows;
 }

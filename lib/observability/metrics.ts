@@ -13,6 +13,8 @@ export type AppMetrics = {
   breakerOpen: Gauge<"prometheus">;
   breakerOpened: Counter<"prometheus">;
   cacheRequests: Counter<"cache" | "result">;
+  cacheEntries: Gauge<"cache">;
+  cacheBytes: Gauge<"cache">;
 };
 
 /** Seconds; the request buckets resolve the waterfall's few milliseconds and a slow page's seconds. */
@@ -56,6 +58,24 @@ function create(): AppMetrics {
       labelNames: ["cache", "result"],
       registers,
     }),
+    cacheEntries: new Gauge({
+      name: "latency_budgets_cache_entries",
+      help: "Entries each of the app's caches holds now (each is bounded in entries and bytes).",
+      labelNames: ["cache"],
+      registers,
+      collect() {
+        for (const [cache, size] of cacheSizes) this.set({ cache }, size().entries);
+      },
+    }),
+    cacheBytes: new Gauge({
+      name: "latency_budgets_cache_bytes",
+      help: "Bytes each of the app's caches counts against its bound now.",
+      labelNames: ["cache"],
+      registers,
+      collect() {
+        for (const [cache, size] of cacheSizes) this.set({ cache }, size().bytes);
+      },
+    }),
   };
 }
 
@@ -67,7 +87,25 @@ export function metrics(): AppMetrics {
 }
 
 export type CacheName =
-  "actor" | "budget" | "slo-definitions" | "waterfall" | "timeline" | "slos" | "kpis" | "status" | "prometheus-query";
+  | "actor"
+  | "budget"
+  | "slo-definitions"
+  | "waterfall"
+  | "last-good"
+  | "timeline"
+  | "slos"
+  | "kpis"
+  | "status"
+  | "prometheus-query";
+
+type CacheSize = () => { entries: number; bytes: number };
+const globalForSizes = globalThis as unknown as { latencyBudgetsCacheSizes?: Map<CacheName, CacheSize> };
+const cacheSizes = (globalForSizes.latencyBudgetsCacheSizes ??= new Map());
+
+/** Lets /metrics report what a cache holds (read when Prometheus scrapes, never before). */
+export function reportCacheSize(cache: CacheName, size: CacheSize): void {
+  cacheSizes.set(cache, size);
+}
 
 /** Counts one lookup in a named cache. */
 export function countCacheLookup(cache: CacheName, hit: boolean): void {

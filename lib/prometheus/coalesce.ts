@@ -1,6 +1,6 @@
 import "server-only";
 import { LRUCache } from "lru-cache";
-import { countCacheLookup } from "@/lib/observability/metrics";
+import { countCacheLookup, reportCacheSize } from "@/lib/observability/metrics";
 import type { ApiResult, PrometheusClient, QueryResult } from "./client";
 
 // Many viewers of one incident ask the same question at the same moment. Queries are keyed by
@@ -28,6 +28,7 @@ export function coalesce(
     ttlAutopurge: true,
   });
   const inFlight = new Map<string, Promise<Answer>>();
+  reportCacheSize("prometheus-query", () => ({ entries: answers.size, bytes: answers.calculatedSize }));
 
   const alignTime = (t: number) => Math.floor(t / stepSeconds) * stepSeconds;
 

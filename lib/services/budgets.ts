@@ -1,6 +1,6 @@
 import "server-only";
 import { LRUCache } from "lru-cache";
-import { countCacheLookup } from "@/lib/observability/metrics";
+import { countCacheLookup, reportCacheSize } from "@/lib/observability/metrics";
 import type { BudgetDocument } from "@/lib/domain/budget";
 import { diffBudgets, type BudgetChange } from "@/lib/domain/budget-diff";
 import type { Db } from "@/lib/db/client";
@@ -65,6 +65,7 @@ const budgetCache = (globalForBudgets.latencyBudgetsBudgetCache ??= new LRUCache
   ttl: BUDGET_CACHE_TTL_MS,
   updateAgeOnGet: false,
 }));
+reportCacheSize("budget", () => ({ entries: budgetCache.size, bytes: budgetCache.calculatedSize }));
 
 export function forgetCachedBudget(slug: string): void {
   budgetCache.delete(slug);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { metrics } from "@/lib/observability/metrics";
 import { jsonCache, jsonCacheSizes } from "./json-cache";
 
 // The serialised-answer cache's promises: one build for requests that ask together, never an
@@ -71,5 +72,21 @@ describe("jsonCache", () => {
     const before = builds;
     await cache.get("big1", big, () => true);
     expect(builds).toBe(before + 1);
+  });
+
+  it("reports what it holds on /metrics, in entries and in the bytes its bound counts", async () => {
+    const cache = jsonCache("status", { ttlMs: 60_000, maxEntries: 10 });
+    await cache.get(
+      "board",
+      async () => ({ services: ["chat-api", "search"] }),
+      () => true,
+    );
+    const text = await metrics().registry.metrics();
+    const value = (name: string) => Number(new RegExp(`^${name}\\{cache="status"\\} (\\d+)$`, "m").exec(text)?.[1]);
+    const held = jsonCacheSizes().find((c) => c.name === "status")!;
+    expect(held.entries).toBe(1);
+    expect(value("latency_budgets_cache_entries")).toBe(1);
+    // '{"services":["chat-api","search"]}' (34 characters) and the key "board", two bytes each.
+    expect(value("latency_budgets_cache_bytes")).toBe(2 * (34 + 5));
   });
 });

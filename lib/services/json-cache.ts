@@ -1,6 +1,6 @@
 import "server-only";
 import { LRUCache } from "lru-cache";
-import { countCacheLookup, type CacheName } from "@/lib/observability/metrics";
+import { countCacheLookup, reportCacheSize, type CacheName } from "@/lib/observability/metrics";
 
 // A repeated live view within one aligned time step asks the same question and gets the same
 // answer: its serialised JSON is kept and sent again, so a hit costs what an empty route does.
@@ -41,6 +41,8 @@ export function jsonCache(name: CacheName, options: JsonCacheOptions): JsonCache
       building: new Map(),
     };
     caches.set(name, cache);
+    const { store } = cache;
+    reportCacheSize(name, () => ({ entries: store.size, bytes: store.calculatedSize }));
   }
   const { store, building } = cache;
   return {

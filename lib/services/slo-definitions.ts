@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import type { Db } from "@/lib/db/client";
 import { listSloRows, type SloRow } from "@/lib/db/slos";
-import { countCacheLookup } from "@/lib/observability/metrics";
+import { countCacheLookup, reportCacheSize } from "@/lib/observability/metrics";
 import { getServiceOrThrow } from "./services";
 
 // Live views (SLO gauges, KPIs) read a service's SLO definitions on every refresh; a short-lived
@@ -27,6 +27,7 @@ const definitions = (globalForSlos.latencyBudgetsSloDefinitions ??= new LRUCache
   ttl: SLO_DEFINITIONS_TTL_MS,
   updateAgeOnGet: false,
 }));
+reportCacheSize("slo-definitions", () => ({ entries: definitions.size, bytes: definitions.calculatedSize }));
 
 /** Drops every cached definition in this process (after any SLO change). */
 export function forgetCachedSlos(): void {

@@ -1,5 +1,6 @@
 import "server-only";
 import { LRUCache } from "lru-cache";
+import { reportCacheSize } from "@/lib/observability/metrics";
 import { componentKey, END_TO_END_KEY, buildWaterfall, type WaterfallModel } from "@/lib/domain/waterfall";
 import type { MetricSource } from "@/lib/domain/budget";
 import { fetchBucketRates } from "@/lib/prometheus/buckets";
@@ -46,6 +47,7 @@ const lastGood = (globalForStale.latencyBudgetsLastGood ??= new LRUCache<string,
   maxSize: 32 << 20,
   sizeCalculation: (snapshot) => 2 * JSON.stringify(snapshot.model).length + 256,
 }));
+reportCacheSize("last-good", () => ({ entries: lastGood.size, bytes: lastGood.calculatedSize }));
 
 export function sourcesOf(budget: BudgetView): { key: string; source: MetricSource }[] {
   const sources = budget.stages.flatMap((stage, s) =>

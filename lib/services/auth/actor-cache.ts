@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import pg from "pg";
 import { env } from "@/lib/env";
-import { countCacheLookup } from "@/lib/observability/metrics";
+import { countCacheLookup, reportCacheSize } from "@/lib/observability/metrics";
 import type { Actor } from "../actor";
 
 // Who a session cookie or an API token belongs to, kept for ACTOR_CACHE_TTL_MS so a dashboard
@@ -49,6 +49,7 @@ const state: State = (globalForActors.latencyBudgetsActorCache ??= {
   connecting: null,
   generation: 0,
 });
+reportCacheSize("actor", () => ({ entries: state.actors.size, bytes: state.actors.calculatedSize }));
 
 function forgetAll(): void {
   state.generation++;

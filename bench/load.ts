@@ -93,24 +93,18 @@ async function callers(stack: BenchStack, db: Db): Promise<Caller[]> {
 const rssMb = (pid: number) =>
   Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
 
-/** The app's heap in use (MB), from its own /metrics. */
-async function heapUsedMb(stack: BenchStack): Promise<number | null> {
+/** The app's own /metrics (its heap and its caches), or null while it does not answer. */
+async function appMetrics(stack: BenchStack): Promise<string | null> {
   const response = await fetch(`${stack.appUrl}/metrics`, {
     headers: { authorization: `Bearer ${stack.metricsToken}` },
   }).catch(() => null);
-  if (!response?.ok) return null;
-  const value = /^latency_budgets_nodejs_heap_size_used_bytes(?:\{[^}]*\})? (\S+)/m.exec(await response.text())?.[1];
-  return value === undefined ? null : Number(value) / 2 ** 20;
+  return response?.ok ? response.text() : null;
 }
 
-/** What the app's caches count against their bounds now (MB), from its own /metrics. */
-async function cachedMb(stack: BenchStack): Promise<number> {
-  const response = await fetch(`${stack.appUrl}/metrics`, {
-    headers: { authorization: `Bearer ${stack.metricsToken}` },
-  });
-  const text = await response.text();
-  const bytes = [...text.matchAll(/^latency_budgets_cache_bytes\{[^}]*\} (\S+)$/gm)].map((m) => Number(m[1]));
-  return bytes.reduce((a, b) => a + b, 0) / 2 ** 20;
+/** Sums the samples of one metric in /metrics' text, in MB. */
+function sumMb(text: string, metric: string): number {
+  const samples = [...text.matchAll(new RegExp(`^${metric}(?:\\{[^}]*\\})? (\\S+)$`, "gm"))];
+  return samples.reduce((sum, m) => sum + Number(m[1]), 0) / 2 ** 20;
 }
 
 type Sample = { at: number; rss: number; heap: number | null };
@@ -165,7 +159,8 @@ export async function runLoadBench(stack: BenchStack, db: Db): Promise<Row[]> {
   const sampler = setInterval(async () => {
     const at = Date.now() - started;
     const rss = rssMb(stack.appPid);
-    samples.push({ at, rss, heap: await heapUsedMb(stack) });
+    const text = await appMetrics(stack);
+    samples.push({ at, rss, heap: text === null ? null : sumMb(text, "latency_budgets_nodejs_heap_size_used_bytes") });
   }, 1000);
   try {
     // Warm-up: every route and caller once, so the runs measure the steady state.
@@ -208,6 +203,6 @@ export async function runLoadBench(stack: BenchStack, db: Db): Promise<Row[]> {
   } finally {
     clearInterval(sampler);
   }
-  rows.push(...memoryRows(samples, await cachedMb(stack)));
+  rows.push(...memoryRows(samples, sumMb((await appMetrics(stack)) ?? "", "latency_budgets_cache_bytes")));
   return rows;
 }

@@ -49,6 +49,11 @@ const metricsToken = process.env.LB_METRICS_TOKEN || randomBytes(24).toString("b
 let alertmanager: AlertmanagerServer | null = null;
 let rulesFile: string | null = null;
 
+// Everything the demo writes lives beside the database's folder (.data on a fresh clone): make it
+// first, whichever helpers end up starting (with PROMETHEUS_URL set, none of them creates it).
+const dataRoot = resolve(values["data-dir"]!, "..");
+mkdirSync(dataRoot, { recursive: true });
+
 /** A helper's port: the one asked for (it must be free), or the default, or a free one instead. */
 async function helperPort(asked: string | undefined, fallback: number, what: string): Promise<number> {
   if (asked) return Number(asked);
@@ -68,11 +73,11 @@ if (process.env.PROMETHEUS_URL) {
     `Using Prometheus at ${process.env.PROMETHEUS_URL}; add ${traffic.url.replace("http://", "")} to its scrape targets.`,
   );
 } else if (hasPrometheus()) {
-  const dataDir = resolve(values["data-dir"]!, "..", "prometheus");
+  const dataDir = resolve(dataRoot, "prometheus");
   mkdirSync(dataDir, { recursive: true });
   rulesFile = resolve(dataDir, "rules", "latency-budgets.rules.yaml");
   if (hasAlertmanager()) {
-    const amDir = resolve(values["data-dir"]!, "..", "alertmanager");
+    const amDir = resolve(dataRoot, "alertmanager");
     mkdirSync(amDir, { recursive: true });
     alertmanager = await startAlertmanager({
       webhookUrl: `${appUrl}/api/alertmanager/webhook`,
@@ -119,7 +124,7 @@ if (values["control-port"] && prometheus) {
 
 // Where the helpers ended up, for npm run demo:incident and npm run screenshots.
 writeFileSync(
-  resolve(values["data-dir"]!, "..", "demo.json"),
+  resolve(dataRoot, "demo.json"),
   JSON.stringify({ app: appUrl, traffic: traffic.url, prometheus: prometheus?.url ?? null }, null, 2),
 );
 
@@ -130,6 +135,8 @@ const app = spawn(
     // lib/services is server-only: the launcher seeds through it outside Next.
     "--conditions=react-server",
     "scripts/serve.ts",
+    // The demo's three services, its optimization catalog and experiment, on an empty database.
+    "--seed",
     "--port",
     values.port!,
     "--data-dir",

@@ -79,8 +79,8 @@ beforeAll(async () => {
     LB_METRICS_TOKEN: METRICS_TOKEN,
   };
   // One after the other: the first applies the migrations and seeds; the second finds both done.
-  a = await startInstance(env);
-  b = await startInstance(env, ["--no-seed"]);
+  a = await startInstance(env, ["--seed"]);
+  b = await startInstance(env);
 }, 180_000);
 
 afterAll(async () => {

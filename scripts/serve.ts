@@ -1,8 +1,9 @@
 // Starts the app. Without DATABASE_URL it first starts the embedded PostgreSQL (PGlite, data in
 // .data/pglite), so one command gives a working app on a fresh machine. Either way it applies
-// pending migrations and, on a database with no services, the seed data.
+// pending migrations. A team's database starts empty (the first-run page offers the examples);
+// --seed (the demo, npm run dev) adds the three example services to a database with none.
 //
-//   tsx scripts/serve.ts [--dev] [--port 3000] [--host 127.0.0.1] [--no-seed]
+//   tsx scripts/serve.ts [--dev] [--port 3000] [--host 127.0.0.1] [--seed]
 // The app itself runs in scripts/app-server.ts, in a child process.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -23,7 +24,7 @@ const { values } = parseArgs({
     dev: { type: "boolean", default: false },
     port: { type: "string", default: process.env.PORT ?? "3000" },
     host: { type: "string", default: process.env.LB_HOST || undefined },
-    "no-seed": { type: "boolean", default: false },
+    seed: { type: "boolean", default: false },
     "data-dir": { type: "string", default: process.env.LB_DATA_DIR ?? ".data/pglite" },
   },
 });
@@ -59,7 +60,7 @@ async function main() {
   if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
 
   const db = createDb(database.url, 1);
-  if (!values["no-seed"] && (await db.service.count()) === 0)
+  if (values.seed && (await db.service.count()) === 0)
     console.log(`Seeded services: ${(await seedDatabase(db)).join(", ")}`);
   const { LB_DEMO_ADMIN_EMAIL: adminEmail, LB_DEMO_ADMIN_PASSWORD: adminPassword } = process.env;
   if (adminEmail && adminPassword) {

@@ -8,6 +8,7 @@ import * as annotationRoute from "@/app/api/annotations/[id]/route";
 import * as annotationsRoute from "@/app/api/annotations/route";
 import * as auditRoute from "@/app/api/audit/route";
 import * as discoveryRoute from "@/app/api/discovery/histograms/route";
+import * as examplesRoute from "@/app/api/examples/route";
 import * as proposalsRoute from "@/app/api/proposals/route";
 import * as capacityPlanRoute from "@/app/api/capacity/plan/route";
 import * as capacityQueueRoute from "@/app/api/capacity/queue/route";
@@ -40,6 +41,7 @@ import { listAudit } from "@/lib/services/audit";
 import { createToken, listTokens, revokeToken } from "@/lib/services/auth/tokens";
 import { calculatePlan, calculateQueue } from "@/lib/services/capacity";
 import { discoverHistograms } from "@/lib/services/discovery";
+import { addExamples, EXAMPLE_SLUGS } from "@/lib/services/examples";
 import { proposeDraft } from "@/lib/services/proposal";
 import { changeOwnPassword, endSessions, resetPassword } from "@/lib/services/auth/credentials";
 import { createUser, listUsers, updateUser } from "@/lib/services/auth/users";
@@ -79,6 +81,8 @@ type Fixture = {
   experimentVersion: number;
   userId: string;
   tokenId: string;
+  /** How many example services were taken away (without an audit entry) so they can be added again. */
+  examplesRemoved: number;
 };
 
 async function fixture(actor: Actor, needs: (keyof Fixture)[]): Promise<Fixture> {
@@ -116,6 +120,8 @@ async function fixture(actor: Actor, needs: (keyof Fixture)[]): Promise<Fixture>
       })
     ).id;
   }
+  if (needs.includes("examplesRemoved"))
+    f.examplesRemoved = (await db().service.deleteMany({ where: { slug: { in: EXAMPLE_SLUGS } } })).count;
   if (needs.includes("tokenId")) {
     // A token of the actor's own user (or of a fresh user for nobody), so an owner may revoke it.
     const owner = userOf(actor) ?? (await fixtureOwner());
@@ -192,6 +198,13 @@ export const RIGHTS_CASES: Record<string, RightsCase> = {
     needs: ["slug"],
     service: (actor, f) => deleteService({ db: db(), actor, slug: f.slug }),
     http: (f) => ({ handler: handler(serviceRoute.DELETE), method: "DELETE", params: { slug: f.slug } }),
+  },
+  // Each caller finds a database without the examples (their rows removed, unaudited, by the fixture).
+  "examples#addExamples": {
+    action: "examples.add",
+    needs: ["examplesRemoved"],
+    service: (actor) => addExamples({ db: db(), actor }),
+    http: () => ({ handler: handler(examplesRoute.POST), method: "POST" }),
   },
   "budgets#saveBudget": {
     action: "budget.save",

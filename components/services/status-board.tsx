@@ -3,7 +3,8 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { Sparkline } from "@/components/charts/lazy";
-import { Card, EmptyState, cx } from "@/components/ui/primitives";
+import { FirstRun } from "@/components/services/first-run";
+import { Card, cx } from "@/components/ui/primitives";
 import { formatMs, formatPercent, sinceText } from "@/lib/domain/format";
 import { queries } from "@/lib/queries/resources";
 import type { ServiceStatus, StatusBoard as Board } from "@/lib/services/status";
@@ -15,16 +16,7 @@ const REFRESH_MS = 15_000;
 export function StatusBoard({ initial }: { initial: Board }) {
   const board = useQuery({ ...queries.status(), initialData: initial, refetchInterval: REFRESH_MS, staleTime: 5_000 });
   const { services, at } = board.data;
-  if (services.length === 0)
-    return (
-      <EmptyState title="No services yet">
-        A service is an LLM or RAG endpoint with an end-to-end latency target.{" "}
-        <Link className="text-sky-600 underline" href="/services/new">
-          Create the first one
-        </Link>{" "}
-        and split its target over the pipeline.
-      </EmptyState>
-    );
+  if (services.length === 0) return <FirstRun />;
   return (
     <>
       <p className="text-xs text-slate-500" aria-live="polite">

@@ -7,6 +7,7 @@ const EXPECTED: Record<Action, [viewer: boolean, editor: boolean, admin: boolean
   read: [true, true, true, "read"],
   "service.create": [false, true, true, "write:budgets"],
   "service.delete": [false, false, true, "-"],
+  "examples.add": [false, true, true, "-"],
   "discovery.read": [false, true, true, "read"],
   "budget.save": [false, true, true, "write:budgets"],
   "budget.restore": [false, true, true, "write:budgets"],

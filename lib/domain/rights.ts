@@ -20,6 +20,8 @@ export const ACTIONS = {
   read: { role: "viewer", scope: "read", does: "read dashboards" },
   "service.create": { role: "editor", scope: "write:budgets", does: "create services" },
   "service.delete": { role: "admin", scope: null, does: "delete services" },
+  // The three example services with their SLOs and experiment: a person's choice on the first-run page.
+  "examples.add": { role: "editor", scope: null, does: "add the example services" },
   "discovery.read": { role: "editor", scope: "read", does: "browse the connected Prometheus's histograms" },
   "budget.save": { role: "editor", scope: "write:budgets", does: "save budgets" },
   "budget.restore": { role: "editor", scope: "write:budgets", does: "restore budget revisions" },

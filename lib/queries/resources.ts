@@ -56,6 +56,7 @@ export const urls = {
   capacity: (slug: string, window: string, servers?: number) =>
     `${service(slug)}/capacity?window=${encodeURIComponent(window)}${servers ? `&servers=${servers}` : ""}`,
   capacityPlan: () => "/api/capacity/plan",
+  examples: () => "/api/examples",
   capacityQueue: () => "/api/capacity/queue",
   report: (slug: string, window: string, format: "json" | "md" = "json") =>
     `${service(slug)}/report?window=${encodeURIComponent(window)}&format=${format}`,

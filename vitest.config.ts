@@ -41,6 +41,7 @@ export default defineConfig({
             "scripts/**/*.test.ts",
             "test/**/*.test.ts",
             "app/**/*.test.ts",
+            "bench/**/*.test.ts",
           ],
           exclude: ["**/*.integration.test.ts", "**/*.prometheus.test.ts", "**/*.instances.test.ts", "node_modules/**"],
           setupFiles: ["test/vitest-properties.ts"],

@@ -1,6 +1,7 @@
 // npm run bench: speed budgets, each printed as a figure against its goal (a ratio against a
 // baseline measured in the same run wherever there is one) with PASS or FAIL. A miss is reported,
 // not hidden. `npm run bench -- load pages` runs only the named sections.
+import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { createDb } from "../lib/db/create";
 import { runDiscoveryBench } from "./discovery";
@@ -12,6 +13,7 @@ import type { Row } from "./measure";
 import { runPagesBench } from "./pages";
 import { runPlannerBench } from "./planner";
 import { runScaleBench } from "./scale";
+import { speedTable, withTable, type MeasuredSection } from "./table";
 import { startBenchStack, type BenchStack } from "./stack";
 import { runTimelineBench } from "./timeline";
 import { runWhatIfBench } from "./whatif";
@@ -56,10 +58,11 @@ if (unknown.length) {
 }
 const chosen = Object.entries(SECTIONS).filter(([name]) => !asked.length || asked.includes(name));
 
-console.log(
-  `Machine: ${cpus().length} × ${cpus()[0]?.model.trim() ?? "unknown CPU"}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}`,
-);
+const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? "unknown CPU"}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}`;
+console.log(`Machine: ${machine}`);
 const results: Row[] = [];
+/** The figures by section, in the order of SECTIONS, for bench/README.md's table. */
+const measured = new Map<string, Row[]>();
 const print = (row: Row) => {
   results.push(row);
   console.log(`${row.met ? "PASS" : "FAIL"} ${row.name}: ${row.value} (goal ${row.target})`);
@@ -67,7 +70,11 @@ const print = (row: Row) => {
 
 async function runSection(title: string, run: () => Promise<Row[]> | Row[]) {
   console.log(`\n${title}…`);
-  for (const row of await run()) print(row);
+  const rows = measured.set(title, []).get(title)!;
+  for (const row of await run()) {
+    rows.push(row);
+    print(row);
+  }
 }
 
 // The processor-only figures first, in a fresh process, before anything else has run in it.
@@ -98,4 +105,14 @@ for (const r of results) console.log(`| ${r.met ? "PASS" : "FAIL"} | ${r.name} |
 console.log(
   `\n${results.length - missed.length} of ${results.length} goals met${missed.length ? `; missed: ${missed.map((m) => m.name).join("; ")}` : ""}`,
 );
+// Only a full run rewrites the README's table: a partial one would drop the other sections' rows.
+if (!asked.length) {
+  const file = new URL("./README.md", import.meta.url);
+  const sections: MeasuredSection[] = Object.values(SECTIONS).map(({ title }) => ({
+    title,
+    rows: measured.get(title) ?? [],
+  }));
+  writeFileSync(file, withTable(readFileSync(file, "utf8"), speedTable(sections, machine, new Date())));
+  console.log("Wrote the table to bench/README.md");
+}
 process.exit(0);

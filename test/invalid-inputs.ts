@@ -90,3 +90,17 @@ export const notAnObject = fc.oneof(
   fc.constant(null),
   fc.array(fc.integer(), { maxLength: 4 }),
 );
+
+/**
+ * A query string with one bad `name=value` pair among empty parameters (`a=&bad=…&b=`), what an
+ * HTML form sends for the fields left blank. An empty parameter means "no filter": it must neither
+ * be refused itself nor hide the bad one.
+ */
+export const amongEmptyParams = (names: readonly string[], bad: fc.Arbitrary<string>) =>
+  fc
+    .tuple(fc.subarray([...names]), bad, fc.nat())
+    .map(([empty, pair, at]) => {
+      const pairs = empty.map((name) => `${name}=`);
+      pairs.splice(at % (pairs.length + 1), 0, pair);
+      return pairs.join("&");
+    });

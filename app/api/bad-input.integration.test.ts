@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import * as annotationRoute from "@/app/api/annotations/[id]/route";
 import * as annotationsRoute from "@/app/api/annotations/route";
+import * as auditRoute from "@/app/api/audit/route";
 import * as capacityPlanRoute from "@/app/api/capacity/plan/route";
 import * as discoveryRoute from "@/app/api/discovery/histograms/route";
 import * as proposalsRoute from "@/app/api/proposals/route";
@@ -35,6 +36,7 @@ import { chatApi } from "@/prisma/seed-data";
 import { withClient } from "@/test/databases";
 import { call, type Handler } from "@/test/http";
 import {
+  amongEmptyParams,
   badMatchers,
   badName,
   badText,
@@ -589,7 +591,29 @@ const endpoints: Endpoint[] = [
     handler: discoveryRoute.GET as Handler,
     method: "GET",
     params: () => ({}),
-    cases: () => fc.oneof(withNul, tooLong(200)).map((match) => ({ query: `match=${encodeURIComponent(match)}` })),
+    cases: () =>
+      amongEmptyParams(
+        ["kind", "unit"],
+        fc.oneof(withNul, tooLong(200)).map((match) => `match=${encodeURIComponent(match)}`),
+      ).map((query) => ({ query })),
+  },
+  {
+    // The audit trail's filters, as its form sends them: the blank ones are no filter, a bad one is refused.
+    name: "GET /api/audit",
+    handler: auditRoute.GET as Handler,
+    method: "GET",
+    isSession: true,
+    params: () => ({}),
+    cases: () =>
+      amongEmptyParams(
+        ["service", "actor", "before", "limit"],
+        fc.oneof(
+          fc.constantFrom("Chat-API", "a b", "-".repeat(65), "x/y").map((v) => `service=${encodeURIComponent(v)}`),
+          fc.oneof(withNul, tooLong(64)).map((v) => `actor=${encodeURIComponent(v)}`),
+          fc.constantFrom("yesterday", "x", "12345678901234567890").map((v) => `before=${encodeURIComponent(v)}`),
+          fc.constantFrom("0", "201", "-1", "ten", "1.5").map((v) => `limit=${v}`),
+        ),
+      ).map((query) => ({ query })),
   },
   {
     name: "POST /api/experiments/{id}/import-prometheus",

@@ -178,8 +178,17 @@ export async function readYaml(request: Request): Promise<string> {
 /** readJson for endpoints whose body is optional. */
 export const readOptionalJson = (request: Request) => readJson(request, { optional: true });
 
+/**
+ * The query string as zod input. An empty parameter (`?actor=&service=`, what an HTML form sends
+ * for a field left blank) means "no filter": it is left out, as if it were not there.
+ */
 export function queryOf(request: Request): Record<string, string> {
-  return Object.fromEntries(new URL(request.url).searchParams);
+  return Object.fromEntries([...new URL(request.url).searchParams].filter(([, value]) => value !== ""));
+}
+
+/** Every value of a repeated parameter (`?change=a&change=b`), empty ones left out like queryOf's. */
+export function queryValues(request: Request, name: string): string[] {
+  return new URL(request.url).searchParams.getAll(name).filter((value) => value !== "");
 }
 
 /** Path segments arrive URL-decoded; a slug that cannot be one is simply not found. */

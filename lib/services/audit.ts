@@ -4,6 +4,7 @@ import type { Db } from "@/lib/db/client";
 import type { Client } from "@/lib/db/users";
 import { appendAuditEntry, listAuditRows, type AuditRow } from "@/lib/db/audit";
 import { parseInput } from "@/lib/schemas/parse";
+import { storable } from "@/lib/schemas/text";
 import { actorColumns, type Actor } from "./actor";
 import { annotateEvent } from "./annotation-events";
 import { guardedRead } from "./mutation";
@@ -54,7 +55,7 @@ const querySchema = z.object({
     .string()
     .regex(/^[a-z0-9-]{1,64}$/, "service is a service's slug")
     .optional(),
-  actor: z.string().min(1).max(64).optional(),
+  actor: storable(z.string().max(64, "actor is at most 64 characters"), "actor").optional(),
   /** An entry's id (the next page after it) or an ISO time. */
   before: z
     .string()

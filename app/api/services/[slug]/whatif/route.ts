@@ -1,4 +1,4 @@
-import { json, queryOf, route, slugParam } from "@/lib/api/handle";
+import { json, queryOf, queryValues, route, slugParam } from "@/lib/api/handle";
 import { runtime } from "@/lib/services/runtime";
 import { getWhatIf } from "@/lib/services/whatif";
 
@@ -10,7 +10,7 @@ export const GET = route<{ slug: string }>(async (request, { slug }) =>
     await getWhatIf({
       ...runtime(),
       slug: slugParam(slug),
-      query: { ...queryOf(request), change: new URL(request.url).searchParams.getAll("change") },
+      query: { ...queryOf(request), change: queryValues(request, "change") },
     }),
   ),
 );

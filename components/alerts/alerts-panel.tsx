@@ -56,7 +56,7 @@ export function AlertsPanel({
         {!view.error && !view.rulesError && !view.rulesLoaded && (
           <p className="text-sm text-amber-700 dark:text-amber-300" data-testid="rules-not-loaded">
             Prometheus has not loaded this service&apos;s rules, so nothing here can fire. Download them and add the
-            file to <code>rule_files</code> (see the README for kube-prometheus and Mimir).
+            file to <code>rule_files</code> (docs/RUNNING.md covers kube-prometheus and Mimir).
           </p>
         )}
         {view.alerts.length === 0 ? (

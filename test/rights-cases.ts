@@ -10,6 +10,7 @@ import * as auditRoute from "@/app/api/audit/route";
 import * as discoveryRoute from "@/app/api/discovery/histograms/route";
 import * as examplesRoute from "@/app/api/examples/route";
 import * as proposalsRoute from "@/app/api/proposals/route";
+import * as bucketsRoute from "@/app/api/prometheus/buckets/route";
 import * as capacityPlanRoute from "@/app/api/capacity/plan/route";
 import * as capacityQueueRoute from "@/app/api/capacity/queue/route";
 import * as experimentImport from "@/app/api/experiments/[id]/import-prometheus/route";
@@ -51,7 +52,7 @@ import { importFromPrometheus } from "@/lib/services/experiments/from-prometheus
 import { importOpenSlo } from "@/lib/services/openslo";
 import { createOptimization } from "@/lib/services/optimizations";
 import { createService, deleteService } from "@/lib/services/services";
-import { createSlo, deleteSlo, updateSlo } from "@/lib/services/slos";
+import { createSlo, deleteSlo, getBucketBounds, updateSlo } from "@/lib/services/slos";
 import { chatApi } from "@/prisma/seed-data";
 import { SEED_EXPERIMENT } from "@/prisma/seed-experiment";
 import { TEST_PASSWORD } from "./credentials";
@@ -70,6 +71,7 @@ const proposalDraft = {
     },
   ],
 };
+const bucketSource = { preset: "custom", metric: "llm_request_ttft_seconds", matchers: {} };
 const unique = () => randomUUID().slice(0, 8);
 
 /** What a row needs to exist before it runs; made fresh for every actor. */
@@ -470,10 +472,18 @@ export const RIGHTS_CASES: Record<string, RightsCase> = {
     http: () => ({ handler: handler(capacityPlanRoute.POST), method: "POST", json: planInput }),
   },
   "proposal#proposeDraft": {
-    action: "read",
+    action: "histogram.read",
     needs: [],
     service: (actor) => proposeDraft({ prom: null, actor, input: proposalDraft }),
     http: () => ({ handler: handler(proposalsRoute.POST), method: "POST", json: proposalDraft }),
+    allowedError: "UNAVAILABLE",
+  },
+  // The bucket preview names any histogram: a signed-in person or a token with read, never anonymous.
+  "slos#getBucketBounds": {
+    action: "histogram.read",
+    needs: [],
+    service: (actor) => getBucketBounds({ prom: null, actor, input: { source: bucketSource } }),
+    http: () => ({ handler: handler(bucketsRoute.POST), method: "POST", json: { source: bucketSource } }),
     allowedError: "UNAVAILABLE",
   },
   "capacity#calculateQueue": {

@@ -9,6 +9,7 @@ const EXPECTED: Record<Action, [viewer: boolean, editor: boolean, admin: boolean
   "service.delete": [false, false, true, "-"],
   "examples.add": [false, true, true, "-"],
   "discovery.read": [false, true, true, "read"],
+  "histogram.read": [true, true, true, "read"],
   "budget.save": [false, true, true, "write:budgets"],
   "budget.restore": [false, true, true, "write:budgets"],
   "optimization.create": [false, true, true, "write:budgets"],

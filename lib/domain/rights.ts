@@ -23,6 +23,9 @@ export const ACTIONS = {
   // The three example services with their SLOs and experiment: a person's choice on the first-run page.
   "examples.add": { role: "editor", scope: null, does: "add the example services" },
   "discovery.read": { role: "editor", scope: "read", does: "browse the connected Prometheus's histograms" },
+  // Reads of a histogram the caller names (any metric, any labels: the bucket preview, a draft's
+  // proposal). A signed-in person or a token with read, never anonymous whatever LB_ANONYMOUS_VIEW says.
+  "histogram.read": { role: "viewer", scope: "read", does: "read a histogram you name from Prometheus" },
   "budget.save": { role: "editor", scope: "write:budgets", does: "save budgets" },
   "budget.restore": { role: "editor", scope: "write:budgets", does: "restore budget revisions" },
   "optimization.create": { role: "editor", scope: "write:budgets", does: "edit the optimization catalog" },

@@ -57,9 +57,12 @@ export async function getBudgetProposal({ db, prom, slug, query, now = Date.now(
   return { ...view, slug } satisfies ProposalView;
 }
 
-/** POST /api/proposals: the wizard's pipeline before it is saved. Stores nothing; whoever may view may ask. */
+/**
+ * POST /api/proposals: the wizard's pipeline before it is saved. Stores nothing, but it reads
+ * histograms the caller names: a signed-in person or a token with read, never anonymous.
+ */
 export const proposeDraft = guardedRead(
-  "read",
+  "histogram.read",
   async ({
     prom,
     input,

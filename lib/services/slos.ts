@@ -33,7 +33,7 @@ import {
 } from "@/lib/schemas/live";
 import { authorOf, type Actor, type ServiceMutation } from "./actor";
 import { recordAudit } from "./audit";
-import { mutation } from "./mutation";
+import { guardedRead, mutation } from "./mutation";
 import { rulesChanged } from "./rules";
 import { jsonCache } from "./json-cache";
 import { getServiceOrThrow } from "./services";
@@ -495,40 +495,44 @@ export const deleteSlo = mutation(
  * its live percentiles (so a source editor shows what it reads as it is typed): over the last 5
  * minutes, or the last hour when the 5 minutes saw nothing.
  */
-export async function getBucketBounds({
-  prom,
-  input,
-  now = Date.now() / 1000,
-}: {
-  prom: CoalescingClient | null;
-  input: unknown;
-  now?: number;
-}): Promise<SourcePreview> {
-  const { source } = parseInput(bucketBoundsInputSchema, input, "The request");
-  if (!prom) throw new AppError("UNAVAILABLE", "Prometheus is not configured: set PROMETHEUS_URL.");
-  const result = await fetchBucketIncreases(prom, source, { windows: ["5m", "1h"], time: prom.alignTime(now) });
-  if (result.status === "error") throw new AppError("UNAVAILABLE", `Prometheus query failed: ${result.error}`);
-  const hour = result.groups.get("1h") ?? [];
-  const recent = result.groups.get("5m") ?? [];
-  const window = histogramQuantile(0.5, recent).kind !== "none" ? "5m" : "1h";
-  const buckets = window === "5m" ? recent : hour;
-  const percentilesMs: SourcePreview["percentilesMs"] = { p50: null, p95: null, p99: null };
-  const lowerBounds: PercentileKey[] = [];
-  for (const key of PERCENTILES) {
-    const estimate = histogramQuantile(QUANTILE_OF[key], buckets);
-    if (estimate.kind === "none") continue;
-    percentilesMs[key] = estimate.value * 1000;
-    if (estimate.kind === "atLeast") lowerBounds.push(key);
-  }
-  return {
-    boundsMs: finiteBounds(hour).map((b) => b * 1000),
-    percentilesMs,
-    lowerBounds,
-    window,
-    unit: unitOf(source),
-    kind: kindOf(source),
-  };
-}
+export const getBucketBounds = guardedRead(
+  "histogram.read",
+  async ({
+    prom,
+    input,
+    now = Date.now() / 1000,
+  }: {
+    prom: CoalescingClient | null;
+    actor: Actor;
+    input: unknown;
+    now?: number;
+  }): Promise<SourcePreview> => {
+    const { source } = parseInput(bucketBoundsInputSchema, input, "The request");
+    if (!prom) throw new AppError("UNAVAILABLE", "Prometheus is not configured: set PROMETHEUS_URL.");
+    const result = await fetchBucketIncreases(prom, source, { windows: ["5m", "1h"], time: prom.alignTime(now) });
+    if (result.status === "error") throw new AppError("UNAVAILABLE", `Prometheus query failed: ${result.error}`);
+    const hour = result.groups.get("1h") ?? [];
+    const recent = result.groups.get("5m") ?? [];
+    const window = histogramQuantile(0.5, recent).kind !== "none" ? "5m" : "1h";
+    const buckets = window === "5m" ? recent : hour;
+    const percentilesMs: SourcePreview["percentilesMs"] = { p50: null, p95: null, p99: null };
+    const lowerBounds: PercentileKey[] = [];
+    for (const key of PERCENTILES) {
+      const estimate = histogramQuantile(QUANTILE_OF[key], buckets);
+      if (estimate.kind === "none") continue;
+      percentilesMs[key] = estimate.value * 1000;
+      if (estimate.kind === "atLeast") lowerBounds.push(key);
+    }
+    return {
+      boundsMs: finiteBounds(hour).map((b) => b * 1000),
+      percentilesMs,
+      lowerBounds,
+      window,
+      unit: unitOf(source),
+      kind: kindOf(source),
+    };
+  },
+);
 
 export type SourcePreview = {
   boundsMs: number[];

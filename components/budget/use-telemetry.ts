@@ -38,10 +38,12 @@ export function useDiscovery(match = "") {
 /** The source's live p50/p95/p99 and bucket bounds, refreshed as it is edited. */
 export function useSourcePreview(source: MetricSource | null) {
   const key = useDebounced(source ? JSON.stringify(source) : null, 500);
+  // A histogram the viewer names: not for anonymous viewers (lib/domain/rights.ts).
+  const allowed = useCan("histogram.read");
   return useQuery({
     queryKey: ["source-preview", key],
     queryFn: () => apiFetch<SourcePreview>(urls.bucketBounds(), { method: "POST", json: { source: JSON.parse(key!) } }),
-    enabled: key !== null,
+    enabled: key !== null && allowed,
     placeholderData: keepPreviousData,
     staleTime: 15_000,
     retry: false,

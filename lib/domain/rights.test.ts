@@ -34,6 +34,7 @@ const EXPECTED: Record<Action, [viewer: boolean, editor: boolean, admin: boolean
   "user.sessions": [false, false, true, "-"],
   "me.password": [true, true, true, "-"],
   "audit.read": [false, false, true, "-"],
+  "rules.detail": [false, false, true, "read"],
   "alert.receive": [false, false, false, "-"],
 };
 

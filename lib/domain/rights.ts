@@ -50,6 +50,8 @@ export const ACTIONS = {
   "user.sessions": { role: "admin", scope: null, does: "sign people out everywhere" },
   "me.password": { role: "viewer", scope: null, does: "change your own password" },
   "audit.read": { role: "admin", scope: null, does: "read the audit trail" },
+  // Why the alert rules are not current: file paths, host:pid, promtool's output. Others get a sentence.
+  "rules.detail": { role: "admin", scope: "read", does: "see why the alert rules are not current" },
   "alert.receive": { role: null, scope: null, does: "deliver Alertmanager notifications" },
 } as const satisfies Record<string, Rule>;
 

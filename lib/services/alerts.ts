@@ -12,7 +12,7 @@ import { lastReloadFailed, loadedRules } from "@/lib/prometheus/loaded-rules";
 import { RULE_PREFIX } from "@/lib/prometheus/rules";
 import { alertmanagerWebhookSchema } from "@/lib/schemas/alertmanager";
 import { parseInput } from "@/lib/schemas/parse";
-import type { Actor } from "./actor";
+import { isAllowed, type Actor } from "./actor";
 import { authorColumns } from "./annotation-events";
 import { recordAudit } from "./audit";
 import { mutation } from "./mutation";
@@ -79,7 +79,27 @@ const alertsQuerySchema = z.object({
     .optional(),
 });
 
-export async function getAlerts({
+/** What everyone but an admin is told when the rules are not current: the detail names files and hosts. */
+export const RULES_NOT_CURRENT =
+  "Prometheus is not evaluating the current alert rules: the last rule file was refused or its reload failed. An admin can see why here.";
+
+/**
+ * Pending and firing alerts, and whether the rules are current. `viewer` is who is looking: only
+ * an admin gets rulesError's detail (paths, host:pid, promtool's output); anyone else, or no
+ * viewer, gets RULES_NOT_CURRENT.
+ */
+export async function getAlerts(args: {
+  db: Db;
+  prom: CoalescingClient | null;
+  query?: unknown;
+  viewer?: Actor;
+}): Promise<AlertsView> {
+  const view = await readAlerts(args);
+  if (view.rulesError === null || (args.viewer && isAllowed(args.viewer, "rules.detail"))) return view;
+  return { ...view, rulesError: RULES_NOT_CURRENT };
+}
+
+async function readAlerts({
   db,
   prom,
   query = {},

@@ -10,7 +10,7 @@ import { coalesce, type CoalescingClient } from "@/lib/prometheus/coalesce";
 import { startPrometheus, type PrometheusServer } from "@/scripts/stack/prometheus";
 import { startFixtureExporter, type FixtureExporter } from "@/test/fixture-exporter";
 import { testUser } from "@/test/actors";
-import { getAlerts } from "./alerts";
+import { getAlerts, RULES_NOT_CURRENT } from "./alerts";
 import { syncRulesFile } from "./rules";
 import { createService } from "./services";
 
@@ -34,6 +34,8 @@ const slug = `sync-${randomUUID().slice(0, 8)}`;
 const component = 'Network {{ with query "vector(42)" }}{{ . | first | value }}{{ end }}';
 const stage = "{{ broken";
 const serviceName = 'Chat "quoted" {{ 1 }}';
+// Only an admin reads why the rules are not current (it names files, hosts and promtool's output).
+const admin = testUser("rules-admin", "admin");
 let exporter: FixtureExporter;
 let prometheus: PrometheusServer;
 let prom: CoalescingClient;
@@ -121,12 +123,12 @@ describe("the rule file Prometheus reads", () => {
     );
     // Reloaded by someone else: Prometheus itself says its last reload failed.
     expect((await prom.reload()).ok).toBe(false);
-    const theirs = await getAlerts({ db, prom, query: { service: slug } });
+    const theirs = await getAlerts({ db, prom, query: { service: slug }, viewer: admin });
     expect(theirs.rulesLoaded).toBe(false);
     expect(theirs.rulesError).toMatch(/last reload of its configuration failed/);
     // Reloaded by the app after a change: the reason Prometheus gave is kept and shown.
     await syncRulesFile({ db, prom });
-    const failed = await getAlerts({ db, prom, query: { service: slug } });
+    const failed = await getAlerts({ db, prom, query: { service: slug }, viewer: admin });
     expect(failed.rulesLoaded).toBe(false);
     expect(failed.rulesError).toMatch(/Prometheus did not reload the rules: HTTP 500/);
     rmSync(broken);
@@ -142,9 +144,16 @@ describe("the rule file Prometheus reads", () => {
     await db.service.update({ where: { slug }, data: { name: "Renamed while promtool refuses" } });
     await syncRulesFile({ db, prom });
     expect(readFileSync(rulesFile, "utf8")).toBe(before);
-    const view = await getAlerts({ db, prom, query: { service: slug } });
+    const view = await getAlerts({ db, prom, query: { service: slug }, viewer: admin });
     expect(view.rulesLoaded).toBe(false);
     expect(view.rulesError).toMatch(/promtool check rules refused it: refused by the test/);
+    // Anyone else (an editor, nobody, a caller that names no viewer) is told that, not why.
+    for (const viewer of [testUser("rules-editor", "editor"), { kind: "anonymous" } as const, undefined]) {
+      const told = await getAlerts({ db, prom, query: { service: slug }, viewer });
+      expect(told).toMatchObject({ rulesLoaded: false, rulesError: RULES_NOT_CURRENT });
+      expect(JSON.stringify(told)).not.toContain(dir);
+      expect(JSON.stringify(told)).not.toMatch(/promtool|refused by the test/);
+    }
     rmSync(refuseMarker);
     await syncRulesFile({ db, prom });
     expect(readFileSync(rulesFile, "utf8")).toContain("Renamed while promtool refuses");

@@ -3,14 +3,14 @@ import Link from "next/link";
 import { Badge, Card, EmptyState } from "@/components/ui/primitives";
 import { runtime } from "@/lib/services/runtime";
 import { listExperimentsWithVerdicts } from "@/lib/services/experiments/experiments";
-import { requireViewer } from "@/lib/services/pages";
+import { pageActor, requireViewer } from "@/lib/services/pages";
 
 export const metadata: Metadata = { title: "Experiments" };
 export const dynamic = "force-dynamic";
 
 export default async function ExperimentsPage() {
   const viewer = await requireViewer();
-  const experiments = await listExperimentsWithVerdicts({ db: runtime().db });
+  const experiments = await listExperimentsWithVerdicts({ db: runtime().db, viewer: await pageActor() });
   return (
     <div className="space-y-4">
       <div className="flex items-center justify-between">

@@ -18,6 +18,7 @@ import {
 import { parseInput } from "@/lib/schemas/parse";
 import type { Actor, Mutation } from "./actor";
 import { authorColumns } from "./annotation-events";
+import { authorLabels } from "./authors";
 import { recordAudit } from "./audit";
 import { mutation } from "./mutation";
 
@@ -107,15 +108,29 @@ export const deleteAnnotation = mutation(
   },
 );
 
-/** The annotations of a time span, oldest first. */
-export async function annotationsBetween(db: Db, slugs: string[], from: number, to: number): Promise<AnnotationView[]> {
+/**
+ * The annotations of a time span, oldest first, their authors as `viewer` may read them (names
+ * only without a viewer: the live views' cached answers serve everyone; see ./authors.ts).
+ */
+export async function annotationsBetween(
+  db: Db,
+  slugs: string[],
+  from: number,
+  to: number,
+  viewer?: Actor,
+): Promise<AnnotationView[]> {
   const rows = await listAnnotationRows(db, {
     slugs,
     from: new Date(from * 1000),
     to: new Date(to * 1000),
     limit: MAX_ANNOTATIONS,
   });
-  return rows.map(toAnnotationView);
+  const label = await authorLabels(
+    db,
+    viewer,
+    rows.map((r) => r.authorName),
+  );
+  return rows.map((row) => ({ ...toAnnotationView(row), author: label(row.authorName) }));
 }
 
 export async function listAnnotations({
@@ -123,14 +138,17 @@ export async function listAnnotations({
   slug,
   query,
   now = Date.now() / 1000,
+  viewer,
 }: {
   db: Db;
   slug: string;
   query: unknown;
   now?: number;
+  /** Who reads them: authors' emails for signed-in people, names for anonymous viewers. */
+  viewer?: Actor;
 }): Promise<AnnotationView[]> {
   const { range, end = now } = parseInput(annotationQuerySchema, query, "The query");
   if (!(await db.service.findUnique({ where: { slug }, select: { id: true } })))
     throw new AppError("NOT_FOUND", `No service “${slug}”.`);
-  return annotationsBetween(db, [slug], end - rangeSeconds(range as TimelineRange), end);
+  return annotationsBetween(db, [slug], end - rangeSeconds(range as TimelineRange), end, viewer);
 }

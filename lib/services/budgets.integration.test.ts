@@ -36,7 +36,7 @@ describe(`budgets (${inject("databaseKind")})`, () => {
     });
     const budget = await getBudget({ db, slug });
     expect(budget.stages).toEqual(chatApi.stages);
-    const revisions = await listRevisions({ db, slug });
+    const revisions = await listRevisions({ db, slug, viewer: alice });
     expect(revisions).toMatchObject([{ version: 1, author: "alice@example.test" }]);
   });
 
@@ -52,7 +52,7 @@ describe(`budgets (${inject("databaseKind")})`, () => {
     budget.stages[4]!.components[1]!.budgetMs.p95 = 100;
     const saved = await saveBudget({ db, actor: bob, slug, input: { ...budget, message: "Faster reranker" } });
     expect(saved).toMatchObject({ version: 2, updatedBy: "bob@example.test" });
-    const [latest] = await listRevisions({ db, slug });
+    const [latest] = await listRevisions({ db, slug, viewer: alice });
     expect(latest).toMatchObject({ version: 2, author: "bob@example.test", message: "Faster reranker" });
     expect(latest!.changes.map((c) => c.summary)).toEqual(["RAG retrieval p95: 120 ms → 100 ms"]);
   });
@@ -88,7 +88,7 @@ describe(`budgets (${inject("databaseKind")})`, () => {
     const lost = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
     expect(won).toHaveLength(1);
     expect(lost.every((r) => r.reason instanceof AppError && r.reason.code === "CONFLICT")).toBe(true);
-    const revisions = await listRevisions({ db, slug });
+    const revisions = await listRevisions({ db, slug, viewer: alice });
     expect(revisions.map((r) => r.version)).toEqual([2, 1]);
     expect((await getBudget({ db, slug })).targetMs).toBe(revisions[0]!.snapshot.targetMs);
   });
@@ -100,7 +100,7 @@ describe(`budgets (${inject("databaseKind")})`, () => {
     const restored = await restoreRevision({ db, actor: alice, slug, revision: 1, input: { version: 2 } });
     expect(restored.version).toBe(3);
     expect(restored.stages).toEqual(v1.stages);
-    const [latest] = await listRevisions({ db, slug });
+    const [latest] = await listRevisions({ db, slug, viewer: alice });
     expect(latest).toMatchObject({
       version: 3,
       restoredFrom: 1,

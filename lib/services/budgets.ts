@@ -12,6 +12,7 @@ import { parseInput } from "@/lib/schemas/parse";
 import { z } from "zod";
 import { authorOf, type Actor, type ServiceMutation } from "./actor";
 import { recordAudit, type AuditRecord } from "./audit";
+import { authorLabels } from "./authors";
 import { mutation } from "./mutation";
 import { rulesChanged } from "./rules";
 import { getServiceOrThrow } from "./services";
@@ -51,6 +52,20 @@ export function budgetViewOf(slug: string, budget: NonNullable<ServiceRow["budge
 export async function getBudget({ db, slug }: { db: Db; slug: string }): Promise<BudgetView> {
   const { budget } = await getServiceOrThrow({ db, slug });
   return budgetViewOf(slug, budget);
+}
+
+/** The budget as `viewer` reads it: who saved it last by name only, unless signed in (./authors.ts). */
+export async function getBudgetFor({
+  db,
+  slug,
+  viewer,
+}: {
+  db: Db;
+  slug: string;
+  viewer?: Actor;
+}): Promise<BudgetView> {
+  const view = await getBudget({ db, slug });
+  return { ...view, updatedBy: (await authorLabels(db, viewer, [view.updatedBy]))(view.updatedBy) };
 }
 
 // Live views read the budget on every refresh; a short-lived copy spares the database those
@@ -174,15 +189,23 @@ export async function listRevisions({
   db,
   slug,
   query = {},
+  viewer,
 }: {
   db: Db;
   slug: string;
   query?: unknown;
+  /** Who reads them: authors' emails for signed-in people, names otherwise (./authors.ts). */
+  viewer?: Actor;
 }): Promise<RevisionView[]> {
   const { limit, before } = parseInput(listRevisionsSchema, query, "The query");
   const service = await getServiceOrThrow({ db, slug });
   const rows = await listRevisionRows(db, service.id, { limit, beforeVersion: before });
-  return rows.map(toRevisionView);
+  const label = await authorLabels(
+    db,
+    viewer,
+    rows.map((r) => r.author),
+  );
+  return rows.map((row) => ({ ...toRevisionView(row), author: label(row.author) }));
 }
 
 const restoreSchema = z.object({

@@ -3,6 +3,7 @@ import type { Db } from "@/lib/db/client";
 import { optimizationInputSchema, type OptimizationInput } from "@/lib/schemas/optimization";
 import { parseInput } from "@/lib/schemas/parse";
 import { authorOf, type Actor, type Mutation } from "./actor";
+import { authorLabels } from "./authors";
 import { recordAudit } from "./audit";
 import { mutation } from "./mutation";
 import { writeUnique } from "./unique";
@@ -81,8 +82,15 @@ const select = {
 type Row = { createdAt: Date } & Omit<OptimizationView, "createdAt">;
 const toView = (row: Row): OptimizationView => ({ ...row, createdAt: row.createdAt.toISOString() });
 
-export async function listOptimizations({ db }: { db: Db }): Promise<OptimizationView[]> {
-  return (await db.optimization.findMany({ orderBy: { createdAt: "asc" }, select })).map(toView);
+/** The catalog; who added each, as `viewer` may read it: emails when signed in, names otherwise (./authors.ts). */
+export async function listOptimizations({ db, viewer }: { db: Db; viewer?: Actor }): Promise<OptimizationView[]> {
+  const rows = (await db.optimization.findMany({ orderBy: { createdAt: "asc" }, select })).map(toView);
+  const label = await authorLabels(
+    db,
+    viewer,
+    rows.map((r) => r.createdBy),
+  );
+  return rows.map((row) => ({ ...row, createdBy: label(row.createdBy) }));
 }
 
 export const createOptimization = mutation(

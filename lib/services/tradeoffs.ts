@@ -3,6 +3,7 @@ import { percentileKeyOf, type PercentileKey } from "@/lib/domain/budget";
 import type { Pipeline } from "@/lib/domain/optimizations";
 import type { Db } from "@/lib/db/client";
 import { listServiceRows } from "@/lib/db/services";
+import type { Actor } from "./actor";
 import { listOptimizations, type OptimizationView } from "./optimizations";
 
 // The cost-versus-latency view's data: the catalog, and each service's pipeline with its stage
@@ -12,10 +13,13 @@ export type ServicePipeline = { slug: string; name: string; percentile: Percenti
 
 export async function getTradeoffs({
   db,
+  viewer,
 }: {
   db: Db;
+  /** Who reads it: who added each optimization by email when signed in, by name otherwise. */
+  viewer?: Actor;
 }): Promise<{ catalog: OptimizationView[]; services: ServicePipeline[] }> {
-  const [catalog, rows] = await Promise.all([listOptimizations({ db }), listServiceRows(db)]);
+  const [catalog, rows] = await Promise.all([listOptimizations({ db, viewer }), listServiceRows(db)]);
   const services = rows.flatMap((row) => {
     const budget = row.budget;
     if (!budget) return [];

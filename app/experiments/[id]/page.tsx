@@ -4,7 +4,7 @@ import { ExperimentView } from "@/components/experiments/experiment-view";
 import { runtime } from "@/lib/services/runtime";
 import { AppError } from "@/lib/errors";
 import { getAnalysis } from "@/lib/services/experiments/experiments";
-import { requireViewer } from "@/lib/services/pages";
+import { pageActor, requireViewer } from "@/lib/services/pages";
 
 export const metadata: Metadata = { title: "Experiment" };
 export const dynamic = "force-dynamic";
@@ -12,7 +12,7 @@ export const dynamic = "force-dynamic";
 export default async function ExperimentPage({ params }: { params: Promise<{ id: string }> }) {
   await requireViewer();
   const { id } = await params;
-  const data = await getAnalysis({ db: runtime().db, id }).catch((error: unknown) => {
+  const data = await getAnalysis({ db: runtime().db, id, viewer: await pageActor() }).catch((error: unknown) => {
     if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
     throw error;
   });

@@ -227,7 +227,7 @@ describe(`experiments (${inject("databaseKind")})`, () => {
         query: { onError: "skip" },
       });
     }
-    const { uploads } = await getAnalysis({ db, id: experiment.id });
+    const { uploads } = await getAnalysis({ db, id: experiment.id, viewer: actor });
     expect(uploads.map((u) => [u.createdBy, u.source, u.accepted, u.rejected])).toEqual([
       ["bob@example.test", "csv", 2, 1],
       ["alice@example.test", "csv", 2, 0],

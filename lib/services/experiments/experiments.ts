@@ -16,6 +16,7 @@ import { AppError } from "@/lib/errors";
 import { createExperimentSchema, experimentStatusSchema, uploadQuerySchema } from "@/lib/schemas/experiment";
 import { isUuid, parseInput } from "@/lib/schemas/parse";
 import { authorOf, type Actor, type Mutation } from "../actor";
+import { authorLabels } from "../authors";
 import { recordAudit } from "../audit";
 import { mutation } from "../mutation";
 import { getServiceOrThrow } from "../services";
@@ -68,22 +69,38 @@ export const createExperiment = mutation(
   },
 );
 
-export async function listExperiments({ db }: { db: Db }): Promise<ExperimentView[]> {
-  return (await listExperimentRows(db)).map(toExperimentView);
+/** Who created and decided each, as `viewer` may read it: emails when signed in, names otherwise (../authors.ts). */
+async function withAuthors<V extends ExperimentView>(db: Db, viewer: Actor | undefined, views: V[]): Promise<V[]> {
+  const label = await authorLabels(
+    db,
+    viewer,
+    views.flatMap((v) => [v.createdBy, v.decidedBy ?? ""]),
+  );
+  return views.map((v) => ({ ...v, createdBy: label(v.createdBy), decidedBy: v.decidedBy && label(v.decidedBy) }));
+}
+
+export async function listExperiments({ db, viewer }: { db: Db; viewer?: Actor }): Promise<ExperimentView[]> {
+  return withAuthors(db, viewer, (await listExperimentRows(db)).map(toExperimentView));
 }
 
 /** The experiments list, each with its analysis's verdict: what shipped, at a glance. */
 export async function listExperimentsWithVerdicts({
   db,
+  viewer,
 }: {
   db: Db;
+  viewer?: Actor;
 }): Promise<(ExperimentView & { verdict: Verdict })[]> {
   const rows = await listExperimentRows(db);
-  return Promise.all(
-    rows.map(async (row) => ({
-      ...toExperimentView(row),
-      verdict: analyse(row, await loadVariantData(db, row.id)).verdict,
-    })),
+  return withAuthors(
+    db,
+    viewer,
+    await Promise.all(
+      rows.map(async (row) => ({
+        ...toExperimentView(row),
+        verdict: analyse(row, await loadVariantData(db, row.id)).verdict,
+      })),
+    ),
   );
 }
 
@@ -93,8 +110,16 @@ async function findOrThrow(db: Db, id: string): Promise<ExperimentRow> {
   return row;
 }
 
-export async function getExperimentOrThrow({ db, id }: { db: Db; id: string }): Promise<ExperimentView> {
-  return toExperimentView(await findOrThrow(db, id));
+export async function getExperimentOrThrow({
+  db,
+  id,
+  viewer,
+}: {
+  db: Db;
+  id: string;
+  viewer?: Actor;
+}): Promise<ExperimentView> {
+  return (await withAuthors(db, viewer, [toExperimentView(await findOrThrow(db, id))]))[0]!;
 }
 
 /** Running → stopped → decided (with the decision and why); the version guards concurrent changes. */
@@ -218,15 +243,24 @@ export const uploadSamples = mutation(
 export async function getAnalysis({
   db,
   id,
+  viewer,
 }: {
   db: Db;
   id: string;
+  /** Who reads it: authors' emails for signed-in people, names otherwise (../authors.ts). */
+  viewer?: Actor;
 }): Promise<{ experiment: ExperimentView; analysis: Analysis; uploads: UploadView[] }> {
   const experiment = await findOrThrow(db, id);
   const [data, uploads] = await Promise.all([loadVariantData(db, experiment.id), listUploadRows(db, experiment.id)]);
+  const [view] = await withAuthors(db, viewer, [toExperimentView(experiment)]);
+  const label = await authorLabels(
+    db,
+    viewer,
+    uploads.map((u) => u.createdBy),
+  );
   return {
-    experiment: toExperimentView(experiment),
+    experiment: view!,
     analysis: analyse(experiment, data),
-    uploads: uploads.map((u) => ({ ...u, createdAt: u.createdAt.toISOString() })),
+    uploads: uploads.map((u) => ({ ...u, createdAt: u.createdAt.toISOString(), createdBy: label(u.createdBy) })),
   };
 }

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { RevisionList } from "@/components/budget/revision-list";
 import { getBudget, listRevisions } from "@/lib/services/budgets";
-import { orNotFound } from "@/lib/services/pages";
+import { orNotFound, pageActor } from "@/lib/services/pages";
 
 export const dynamic = "force-dynamic";
 
@@ -13,8 +13,9 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 export default async function HistoryPage({ params }: Props) {
   const { slug } = await params;
+  const viewer = await pageActor();
   const [budget, revisions] = await orNotFound((db) =>
-    Promise.all([getBudget({ db, slug }), listRevisions({ db, slug, query: { limit: 200 } })]),
+    Promise.all([getBudget({ db, slug }), listRevisions({ db, slug, query: { limit: 200 }, viewer })]),
   );
   return <RevisionList slug={slug} currentVersion={budget.version} revisions={revisions} />;
 }

@@ -4,4 +4,6 @@ import { runtime } from "@/lib/services/runtime";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route<{ id: string }>(async (_request, { id }) => json(await getAnalysis({ db: runtime().db, id })));
+export const GET = route<{ id: string }>(async (_request, { id }, viewer) =>
+  json(await getAnalysis({ db: runtime().db, id, viewer })),
+);

@@ -4,6 +4,6 @@ import { runtime } from "@/lib/services/runtime";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route<{ slug: string }>(async (request, { slug }) =>
-  json(await listAnnotations({ db: runtime().db, slug: slugParam(slug), query: queryOf(request) })),
+export const GET = route<{ slug: string }>(async (request, { slug }, viewer) =>
+  json(await listAnnotations({ db: runtime().db, slug: slugParam(slug), query: queryOf(request), viewer })),
 );

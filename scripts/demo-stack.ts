@@ -125,7 +125,11 @@ if (values["control-port"] && prometheus) {
 // Where the helpers ended up, for npm run demo:incident and npm run screenshots.
 writeFileSync(
   resolve(dataRoot, "demo.json"),
-  JSON.stringify({ app: appUrl, traffic: traffic.url, prometheus: prometheus?.url ?? null }, null, 2),
+  JSON.stringify(
+    { app: appUrl, traffic: traffic.url, prometheus: prometheus?.url ?? (process.env.PROMETHEUS_URL || null) },
+    null,
+    2,
+  ),
 );
 
 const app = spawn(

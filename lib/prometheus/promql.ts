@@ -1,4 +1,5 @@
 import "server-only";
+import { parser } from "@prometheus-io/lezer-promql";
 import type { MetricSource } from "@/lib/domain/budget";
 
 // PromQL is only ever built here, on the server, from stored metric sources. Names are checked
@@ -12,6 +13,9 @@ const DURATION = /^[1-9][0-9]{0,5}(ms|s|m|h|d|w|y)$/;
 
 export class PromQLBuildError extends Error {}
 
+/** A classic Prometheus metric name (letters, digits, _ and :), the only names the app stores. */
+export const isMetricName = (name: string): boolean => METRIC_NAME.test(name);
+
 export function assertMetricName(name: string): string {
   if (!METRIC_NAME.test(name)) throw new PromQLBuildError(`Not a metric name: ${JSON.stringify(name)}`);
   return name;
@@ -19,6 +23,56 @@ export function assertMetricName(name: string): string {
 
 export function assertLabelName(name: string): string {
   if (!LABEL_NAME.test(name)) throw new PromQLBuildError(`Not a label name: ${JSON.stringify(name)}`);
+  return name;
+}
+
+// Words Prometheus's own lexer (Go, promql/parser/lex.go) reads as something other than a name,
+// whatever their case: operators, aggregations, modifiers, the numbers inf and nan, and the words
+// newer versions add. Some of them lezer-promql reads as a metric (atan2) while Prometheus does
+// not, and the reverse (offset), so a name is written bare only when neither reads it otherwise.
+const PROMQL_WORDS = new Set([
+  ...["and", "or", "unless", "atan2"],
+  ...["sum", "avg", "count", "min", "max", "group", "stddev", "stdvar", "topk", "bottomk", "count_values"],
+  ...["quantile", "limitk", "limit_ratio"],
+  ...["offset", "by", "without", "on", "ignoring", "group_left", "group_right", "bool", "start", "end"],
+  ...["step", "range", "smoothed", "anchored", "fill", "fill_left", "fill_right", "inf", "nan"],
+]);
+
+const readsAsMetric = new Map<string, boolean>();
+
+/** Whether lezer-promql, Prometheus's grammar, reads `name{}` as a selector of the metric `name`. */
+function grammarReadsAsMetric(name: string): boolean {
+  const known = readsAsMetric.get(name);
+  if (known !== undefined) return known;
+  const text = `${name}{}`;
+  let ok = true;
+  let identifier: string | null = null;
+  parser.parse(text).iterate({
+    enter(node) {
+      if (node.type.isError) ok = false;
+      if (node.name === "Identifier" && node.node.parent?.name === "VectorSelector")
+        identifier ??= text.slice(node.from, node.to);
+      return ok;
+    },
+  });
+  if (readsAsMetric.size >= 2000) readsAsMetric.clear();
+  readsAsMetric.set(name, ok && identifier === name);
+  return ok && identifier === name;
+}
+
+/**
+ * Whether `name` can be written bare (`name{…}`): a classic metric name that both Prometheus's
+ * lexer and lezer-promql read as a metric. Any other legal name is written `{__name__="…"}`.
+ */
+export function isBareMetricName(name: string): boolean {
+  return METRIC_NAME.test(name) && !PROMQL_WORDS.has(name.toLowerCase()) && grammarReadsAsMetric(name);
+}
+
+/** A label name in `by (…)`: inf and nan are numbers there to Prometheus. */
+export function assertGroupingLabel(name: string): string {
+  assertLabelName(name);
+  if (name.toLowerCase() === "inf" || name.toLowerCase() === "nan")
+    throw new PromQLBuildError(`Not a grouping label: ${JSON.stringify(name)}`);
   return name;
 }
 
@@ -52,12 +106,19 @@ export function stringLiteral(value: string): string {
   return `${out}"`;
 }
 
-/** `metric{a="x",b="y"}` with equality matchers only, names validated, values escaped. */
+/**
+ * `metric{a="x",b="y"}` with equality matchers only, names validated, values escaped: the one
+ * way the app writes a metric into PromQL. A legal metric name that PromQL would read as
+ * something else (`atan2`, `inf`, `offset`, `on`…) is written `{__name__="atan2",a="x"}`.
+ */
 export function selector(metric: string, matchers: Record<string, string>): string {
+  assertMetricName(metric);
+  if ("__name__" in matchers) throw new PromQLBuildError("The metric is named by its own argument, not __name__");
   const parts = Object.entries(matchers)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([name, value]) => `${assertLabelName(name)}=${stringLiteral(value)}`);
-  return `${assertMetricName(metric)}{${parts.join(",")}}`;
+  if (isBareMetricName(metric)) return `${metric}{${parts.join(",")}}`;
+  return `{${[`__name__=${stringLiteral(metric)}`, ...parts].join(",")}}`;
 }
 
 export function bucketSelector(source: Pick<MetricSource, "metric" | "matchers">): string {
@@ -86,7 +147,7 @@ export function taggedBucketQuery(
   sources: { key: string; source: Pick<MetricSource, "metric" | "matchers"> }[],
   options: { fn: "rate" | "increase"; window: string; groupLabel: string },
 ): string {
-  const group = assertLabelName(options.groupLabel);
+  const group = assertGroupingLabel(options.groupLabel);
   const window = assertDuration(options.window);
   const parts = sources.map(
     ({ key, source }) =>
@@ -101,7 +162,7 @@ export function windowedBucketQuery(
   windows: readonly string[],
   groupLabel: string,
 ): string {
-  const group = assertLabelName(groupLabel);
+  const group = assertGroupingLabel(groupLabel);
   const parts = windows.map(
     (window) =>
       `label_replace(sum by (le) (increase(${bucketSelector(source)}[${assertDuration(window)}])), ${stringLiteral(group)}, ${stringLiteral(window)}, "", "")`,

@@ -4,7 +4,7 @@ import { presetOf, type MetricRole, type PresetId } from "@/lib/domain/presets";
 import { resolveUnit, type HistogramKind, type HistogramUnit, type UnitResolution } from "@/lib/domain/units";
 import { AppError } from "@/lib/errors";
 import type { PrometheusClient } from "@/lib/prometheus/client";
-import { assertMetricName, stringLiteral } from "@/lib/prometheus/promql";
+import { assertMetricName, isMetricName, selector as seriesSelector, stringLiteral } from "@/lib/prometheus/promql";
 import { parseInput } from "@/lib/schemas/parse";
 import { storable } from "@/lib/schemas/text";
 import type { Actor } from "./actor";
@@ -94,7 +94,8 @@ async function discover(prom: PrometheusClient | null, query: unknown): Promise<
   ]);
   if (names.status !== "success") unavailable(names.error);
   const meta: Metadata = metadata.status === "success" ? metadata.data : {};
-  const all = new Set(names.data);
+  // Names outside the classic alphabet (Prometheus 3's UTF-8 names, `a.b`) cannot be stored as a source.
+  const all = new Set(names.data.filter(isMetricName));
   const classic = [...all].filter((n) => n.endsWith("_bucket")).map((n) => n.slice(0, -"_bucket".length));
   // A native histogram is a series under its own name whose metadata says histogram, with no _bucket sibling.
   const native = Object.entries(meta)
@@ -137,7 +138,7 @@ async function discover(prom: PrometheusClient | null, query: unknown): Promise<
     );
   }
   for (const h of shown.filter((x) => x.kind === "native")) {
-    const selector = assertMetricName(h.metric);
+    const selector = seriesSelector(h.metric, {});
     reads.push(
       prom.query(`topk(${DISCOVERY_LIMITS.series}, histogram_count(${selector}))`, time).then((result) => {
         if (result.status !== "success") unavailable(result.error);

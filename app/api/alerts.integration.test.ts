@@ -165,6 +165,7 @@ describe(`alerting API (${inject("databaseKind")})`, () => {
       source: "prometheus",
       rulesLoaded: false,
       rulesError: null,
+      rulesLeftOut: [],
       alerts: [],
       error: "Prometheus is not configured: set PROMETHEUS_URL.",
     });

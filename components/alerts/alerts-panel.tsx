@@ -53,7 +53,20 @@ export function AlertsPanel({
             Alerts may be out of date: {view.rulesError}
           </p>
         )}
-        {!view.error && !view.rulesError && !view.rulesLoaded && (
+        {!view.error && view.rulesLeftOut.length > 0 && (
+          <div className="text-sm text-red-600 dark:text-red-400" role="alert" data-testid="rules-left-out">
+            <p>Some of this service&apos;s rules were left out of the rule file, so they cannot fire:</p>
+            <ul className="list-disc pl-5">
+              {view.rulesLeftOut.map((g) => (
+                <li key={g.group}>
+                  <code>{g.group}</code>: {g.reason}
+                </li>
+              ))}
+            </ul>
+            <p>Every other service&apos;s rules were loaded. Fix the source or the SLO and save it again.</p>
+          </div>
+        )}
+        {!view.error && !view.rulesError && !view.rulesLoaded && view.rulesLeftOut.length === 0 && (
           <p className="text-sm text-amber-700 dark:text-amber-300" data-testid="rules-not-loaded">
             Prometheus has not loaded this service&apos;s rules, so nothing here can fire. Download them and add the
             file to <code>rule_files</code> (docs/RUNNING.md covers kube-prometheus and Mimir).

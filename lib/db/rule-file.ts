@@ -13,7 +13,23 @@ export type RuleFileSyncRow = {
   error: string | null;
   checksum: string | null;
   instance: string;
+  /** Groups left out of the written file, and why; the rest was written. */
+  leftOut: LeftOutRuleGroup[];
 };
+
+export type LeftOutRuleGroup = { service: string; group: string; reason: string };
+
+function leftOutOf(value: unknown): LeftOutRuleGroup[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(
+    (g): g is LeftOutRuleGroup =>
+      typeof g === "object" &&
+      g !== null &&
+      typeof (g as LeftOutRuleGroup).service === "string" &&
+      typeof (g as LeftOutRuleGroup).group === "string" &&
+      typeof (g as LeftOutRuleGroup).reason === "string",
+  );
+}
 
 const ROW_ID = 1;
 
@@ -30,7 +46,9 @@ export async function databaseNow(db: Db): Promise<Date> {
 export async function writeRuleFileOnce(
   db: Db,
   { snapshotAt, instance }: { snapshotAt: Date; instance: string },
-  write: () => Promise<{ ok: true; checksum: string } | { ok: false; error: string }>,
+  write: () => Promise<
+    ({ ok: true; checksum: string } | { ok: false; error: string }) & { leftOut?: LeftOutRuleGroup[] }
+  >,
 ): Promise<boolean> {
   return db.$transaction(
     async (tx) => {
@@ -44,6 +62,7 @@ export async function writeRuleFileOnce(
         error: outcome.ok ? null : outcome.error.slice(0, 2000),
         checksum: outcome.ok ? outcome.checksum : null,
         instance: instance.slice(0, 120),
+        leftOut: (outcome.leftOut ?? []).slice(0, 200),
       };
       await tx.ruleFileSync.upsert({ where: { id: ROW_ID }, create: { id: ROW_ID, ...data }, update: data });
       return true;
@@ -61,8 +80,9 @@ export async function recordRuleFileReload(db: Db, snapshotAt: Date, error: stri
 }
 
 export async function findRuleFileSync(db: Db): Promise<RuleFileSyncRow | null> {
-  return db.ruleFileSync.findUnique({
+  const row = await db.ruleFileSync.findUnique({
     where: { id: ROW_ID },
-    select: { at: true, ok: true, error: true, checksum: true, instance: true },
+    select: { at: true, ok: true, error: true, checksum: true, instance: true, leftOut: true },
   });
+  return row && { ...row, leftOut: leftOutOf(row.leftOut) };
 }

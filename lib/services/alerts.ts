@@ -16,7 +16,7 @@ import { isAllowed, type Actor } from "./actor";
 import { authorColumns } from "./annotation-events";
 import { recordAudit } from "./audit";
 import { mutation } from "./mutation";
-import { ruleFileProblem } from "./rules";
+import { ruleFileProblem, rulesLeftOut } from "./rules";
 import { getServiceOrThrow } from "./services";
 
 // Alert state comes from Prometheus, the source of truth (/api/v1/alerts); what Alertmanager
@@ -43,6 +43,11 @@ export type AlertsView = {
   rulesLoaded: boolean;
   /** Why the rules are not current: a refused rule file or a failed reload; null otherwise. */
   rulesError: string | null;
+  /**
+   * Rule groups (of the service, when one is asked for) left out of the rule file because they
+   * failed the checks, each with why; every other group was loaded.
+   */
+  rulesLeftOut: { service: string; group: string; reason: string }[];
   alerts: ActiveAlert[];
   error: string | null;
 };
@@ -115,14 +120,16 @@ async function readAlerts({
       source: "prometheus",
       rulesLoaded: false,
       rulesError: null,
+      rulesLeftOut: [],
       alerts: [],
       error: "Prometheus is not configured: set PROMETHEUS_URL.",
     };
-  const [result, rules, reloadFailed, fileProblem] = await Promise.all([
+  const [result, rules, reloadFailed, fileProblem, leftOut] = await Promise.all([
     prom.get<PrometheusAlerts>("/api/v1/alerts"),
     loadedRules(prom),
     lastReloadFailed(prom),
     ruleFileProblem(db),
+    rulesLeftOut(db, service),
   ]);
   const prefix = service ? `${RULE_PREFIX}/${service}/` : `${RULE_PREFIX}/`;
   const rulesError =
@@ -136,6 +143,7 @@ async function readAlerts({
       source: "prometheus",
       rulesLoaded,
       rulesError,
+      rulesLeftOut: leftOut,
       alerts: [],
       error: `Prometheus alerts could not be read: ${result.error}`,
     };
@@ -151,7 +159,7 @@ async function readAlerts({
       value: Number(a.value),
     }))
     .sort((a, b) => (a.state === b.state ? a.activeAt.localeCompare(b.activeAt) : a.state === "firing" ? -1 : 1));
-  return { source: "prometheus", rulesLoaded, rulesError, alerts, error: null };
+  return { source: "prometheus", rulesLoaded, rulesError, rulesLeftOut: leftOut, alerts, error: null };
 }
 
 /** Alertmanager names each alert by a hash of its labels; senders that omit it get one the same way. */

@@ -1,13 +1,19 @@
 import "server-only";
 import { execFile } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { hostname } from "node:os";
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { z } from "zod";
 import type { Db } from "@/lib/db/client";
-import { databaseNow, findRuleFileSync, recordRuleFileReload, writeRuleFileOnce } from "@/lib/db/rule-file";
+import {
+  databaseNow,
+  findRuleFileSync,
+  recordRuleFileReload,
+  writeRuleFileOnce,
+  type LeftOutRuleGroup,
+} from "@/lib/db/rule-file";
 import { listServiceRows, type ServiceRow } from "@/lib/db/services";
 import { listSloRows } from "@/lib/db/slos";
 import { env } from "@/lib/env";
@@ -16,10 +22,12 @@ import type { CoalescingClient } from "@/lib/prometheus/coalesce";
 import { prometheus } from "@/lib/prometheus/instance";
 import { forgetLoadedRules } from "@/lib/prometheus/loaded-rules";
 import {
-  buildRuleGroups,
+  RULE_PREFIX,
+  buildRuleSet,
   renderRules,
   type RuleGroup,
   type RuleService,
+  type RuleSet,
   type RulesFormat,
 } from "@/lib/prometheus/rules";
 import { countSloThreshold } from "@/lib/prometheus/sli";
@@ -50,8 +58,11 @@ async function ruleService(db: Db, prom: CoalescingClient | null, row: ServiceRo
   };
 }
 
-/** The rule groups of one service or of all of them, before rendering (the report lists their alerts). */
-export async function getRuleGroups({
+/**
+ * The rule groups of one service or of all of them, before rendering, and the groups left out
+ * because they failed the checks (each with its service and why).
+ */
+export async function getRuleSet({
   db,
   prom,
   slug,
@@ -65,15 +76,20 @@ export async function getRuleGroups({
   dashboardUrl: string;
   componentFor?: string;
   now?: number;
-}): Promise<RuleGroup[]> {
+}): Promise<RuleSet> {
   const rows = (await listServiceRows(db)).filter((row) => slug === undefined || row.slug === slug);
   if (slug !== undefined && rows.length === 0) throw new AppError("NOT_FOUND", `No service called “${slug}”.`);
   const time = Math.floor(now);
   const services = await Promise.all(rows.map((row) => ruleService(db, prom, row, time)));
-  return buildRuleGroups(services, {
+  return buildRuleSet(services, {
     dashboardUrl: env().LB_PUBLIC_URL ?? dashboardUrl,
     componentFor: componentFor ?? env().LB_ALERT_FOR,
   });
+}
+
+/** The rule groups that pass the checks (the report lists their alerts). */
+export async function getRuleGroups(args: Parameters<typeof getRuleSet>[0]): Promise<RuleGroup[]> {
+  return (await getRuleSet(args)).groups;
 }
 
 export async function getRulesFile({
@@ -91,12 +107,14 @@ export async function getRulesFile({
   query?: unknown;
   dashboardUrl: string;
   now?: number;
-}): Promise<{ text: string; filename: string; format: RulesFormat }> {
+}): Promise<{ text: string; filename: string; format: RulesFormat; set: RuleSet }> {
   const options = parseInput(rulesQuerySchema, query, "The query");
-  const groups = await getRuleGroups({ db, prom, slug, dashboardUrl, componentFor: options.for, now });
+  const set = await getRuleSet({ db, prom, slug, dashboardUrl, componentFor: options.for, now });
   const name = slug ? `latency-budgets-${slug}` : "latency-budgets";
   return {
-    text: renderRules(groups, options.format, name),
+    // A group that fails the checks is left out, named in a comment at the top with why.
+    text: renderRules(set.groups, options.format, name, set.leftOut),
+    set,
     filename: `${name}${options.format === "prometheusrule" ? ".prometheusrule" : ".rules"}.yaml`,
     format: options.format,
   };
@@ -136,24 +154,72 @@ async function promtoolProblem(file: string): Promise<string | null> {
   }
 }
 
+/** The service a generated group belongs to: its name is `latency_budgets/<slug>/…`. */
+const serviceOfGroup = (name: string) => name.slice(RULE_PREFIX.length + 1).split("/")[0] ?? "";
+
 /**
- * Writes `text` to `path` only if promtool (when installed) accepts it, by an atomic rename: a
- * reader sees the old file or the new one, never half of one.
+ * The groups promtool refuses, each checked in a file of its own, with why (promtool's words,
+ * without the temporary file's path).
  */
-async function writeCheckedFile(
-  path: string,
-  text: string,
-): Promise<{ ok: true; checksum: string } | { ok: false; error: string }> {
-  mkdirSync(dirname(path), { recursive: true });
-  const temporary = `${path}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
-  writeFileSync(temporary, text);
-  const problem = await promtoolProblem(temporary);
-  if (problem) {
-    rmSync(temporary, { force: true });
-    return { ok: false, error: problem };
+async function groupsPromtoolRefuses(groups: readonly RuleGroup[]): Promise<LeftOutRuleGroup[]> {
+  const dir = mkdtempSync(join(tmpdir(), "lb-rule-groups-"));
+  const refused: LeftOutRuleGroup[] = [];
+  try {
+    // Two at a time: promtool is a process each, and the machine is shared.
+    for (let i = 0; i < groups.length; i += 2) {
+      await Promise.all(
+        groups.slice(i, i + 2).map(async (group, j) => {
+          const file = join(dir, `group-${i + j}.yaml`);
+          writeFileSync(file, renderRules([group], "prometheus", "check"));
+          const problem = await promtoolProblem(file);
+          if (problem)
+            refused.push({
+              service: serviceOfGroup(group.name),
+              group: group.name,
+              reason: problem.split(file).join("the group").replace(/\s+/g, " ").slice(0, 600),
+            });
+        }),
+      );
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
-  renameSync(temporary, path);
-  return { ok: true, checksum: createHash("sha256").update(text).digest("hex") };
+  return refused;
+}
+
+type CheckedWrite = ({ ok: true; checksum: string } | { ok: false; error: string }) & { leftOut: LeftOutRuleGroup[] };
+
+/**
+ * Writes the set's groups to `path` only if promtool (when installed) accepts the file, by an
+ * atomic rename: a reader sees the old file or the new one, never half of one. When promtool
+ * refuses the file, each group is checked on its own and those it refuses are left out, so one
+ * service's broken rules never keep the others from loading.
+ */
+async function writeCheckedRules(path: string, set: RuleSet): Promise<CheckedWrite> {
+  mkdirSync(dirname(path), { recursive: true });
+  let { groups, leftOut } = set;
+  const attempt = async (): Promise<{ text: string; temporary: string; problem: string | null }> => {
+    const text = renderRules(groups, "prometheus", "latency-budgets", leftOut);
+    const temporary = `${path}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
+    writeFileSync(temporary, text);
+    const problem = await promtoolProblem(temporary);
+    if (problem) rmSync(temporary, { force: true });
+    return { text, temporary, problem };
+  };
+  let written = await attempt();
+  if (written.problem && groups.length > 0) {
+    const refused = await groupsPromtoolRefuses(groups);
+    if (refused.length > 0) {
+      const names = new Set(refused.map((g) => g.group));
+      groups = groups.filter((g) => !names.has(g.name));
+      leftOut = [...leftOut, ...refused];
+      written = await attempt();
+    }
+  }
+  // Refused even without the groups promtool refused alone: promtool's answers say nothing of them.
+  if (written.problem) return { ok: false, error: written.problem, leftOut: set.leftOut };
+  renameSync(written.temporary, path);
+  return { ok: true, checksum: createHash("sha256").update(written.text).digest("hex"), leftOut };
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -170,18 +236,19 @@ export function syncRulesFile({ db, prom }: { db: Db; prom: CoalescingClient | n
   if (!LB_RULES_FILE) return Promise.resolve();
   const write = async () => {
     const snapshotAt = await databaseNow(db);
-    let text: string | null = null;
+    let set: RuleSet | null = null;
     let failure: string | null = null;
     try {
-      text = (await getRulesFile({ db, prom, dashboardUrl: `http://localhost:${process.env.PORT ?? 3000}` })).text;
+      set = await getRuleSet({ db, prom, dashboardUrl: `http://localhost:${process.env.PORT ?? 3000}` });
     } catch (error) {
       failure = `The rules could not be generated: ${messageOf(error)}`;
     }
     const wrote = await writeRuleFileOnce(db, { snapshotAt, instance: INSTANCE }, async () =>
-      text === null ? { ok: false, error: failure! } : writeCheckedFile(LB_RULES_FILE, text),
+      set === null ? { ok: false, error: failure! } : writeCheckedRules(LB_RULES_FILE, set),
     );
     const outcome = wrote ? await findRuleFileSync(db) : null;
     if (outcome && !outcome.ok) console.error(`The rule file ${LB_RULES_FILE} was not written: ${outcome.error}`);
+    for (const g of outcome?.leftOut ?? []) console.error(`The rule group ${g.group} was left out: ${g.reason}`);
     if (!wrote || !outcome?.ok || !prom) return;
     const reloaded = await prom.reload();
     const error = reloaded.ok ? null : `Prometheus did not reload the rules: ${reloaded.error}`;
@@ -216,6 +283,16 @@ export async function ruleFileProblem(db: Db): Promise<string | null> {
   const row = await findRuleFileSync(db);
   if (!row || row.ok) return null;
   return `${row.error ?? "The rule file could not be written."} (${row.at.toLocaleString("en-GB", { timeZone: "UTC" })} UTC, by ${row.instance})`;
+}
+
+/**
+ * The groups left out of the shared rule file (of one service, or all), each with why: they
+ * failed the checks, and every other group was loaded. Empty when the app writes no rule file.
+ */
+export async function rulesLeftOut(db: Db, service?: string): Promise<LeftOutRuleGroup[]> {
+  if (!env().LB_RULES_FILE) return [];
+  const row = await findRuleFileSync(db);
+  return (row?.leftOut ?? []).filter((g) => service === undefined || g.service === service);
 }
 
 /** Called by every mutation of a budget, an SLO or a service: keeps the demo's rules current. */

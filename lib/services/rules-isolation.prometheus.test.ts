@@ -12,10 +12,12 @@ import { EMBEDDED_POOL_SIZE } from "@/lib/db/embedded";
 import type { MetricSource } from "@/lib/domain/budget";
 import { createPrometheusClient } from "@/lib/prometheus/client";
 import { coalesce, type CoalescingClient } from "@/lib/prometheus/coalesce";
+import { buildRuleSet, renderRules, type RuleService } from "@/lib/prometheus/rules";
 import { startPrometheus, type PrometheusServer } from "@/scripts/stack/prometheus";
 import { testUser } from "@/test/actors";
 import { startFixtureExporter, type FixtureExporter } from "@/test/fixture-exporter";
 import { call, type Handler } from "@/test/http";
+import { PROMQL_WORDS } from "@/test/promql-words";
 import { getAlerts } from "./alerts";
 import { syncRulesFile } from "./rules";
 import { createService } from "./services";
@@ -95,6 +97,36 @@ afterAll(async () => {
   await exporter?.stop();
   await db.$disconnect();
   rmSync(dir, { recursive: true, force: true });
+});
+
+describe("metrics named like every PromQL keyword and function", () => {
+  it("give a rule file Prometheus's own parser (promtool) accepts, every group kept", () => {
+    const services: RuleService[] = PROMQL_WORDS.map((word, i) => ({
+      slug: `w${i}`,
+      name: word,
+      budget: {
+        indicator: "TTFT",
+        targetMs: 700,
+        quantile: 0.95,
+        endToEndSource: native(word),
+        stages: [
+          {
+            name: "Model",
+            components: [{ name: "Decode", budgetMs: { p50: null, p95: 300, p99: null }, source: classic(word) }],
+          },
+        ],
+      },
+      slos: [],
+    }));
+    const set = buildRuleSet(services, { dashboardUrl: "http://lb.test", componentFor: "5m" });
+    expect(set.leftOut).toEqual([]);
+    expect(set.groups).toHaveLength(PROMQL_WORDS.length);
+    const file = join(dir, "words.yaml");
+    writeFileSync(file, renderRules(set.groups, "prometheus", "words"));
+    expect(execFileSync("/usr/bin/promtool", ["check", "rules", file], { encoding: "utf8" })).toContain(
+      `SUCCESS: ${2 * PROMQL_WORDS.length} rules found`,
+    );
+  });
 });
 
 describe("one service's rules never hold up another's", () => {

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync } from "node:fs";
 import { createServer, request as httpRequest } from "node:http";
 import { resolve } from "node:path";
 import { startEmbeddedPostgres, EMBEDDED_POOL_SIZE } from "../lib/db/embedded";
@@ -68,10 +69,23 @@ export async function startBenchStack(): Promise<BenchStack> {
   await db.$disconnect();
 
   const port = await freePort();
+  if (process.env.BENCH_HEAP_SNAPSHOTS) mkdirSync("bench/results", { recursive: true });
   const app: ChildProcess = spawn(
     process.execPath,
     // As `npm start` serves it: the app's own server in front of Next's handler.
-    ["--import", "tsx", resolve("scripts/app-server.ts"), "--port", String(port), "--host", "127.0.0.1"],
+    [
+      // The load bench's heap snapshots (BENCH_HEAP_SNAPSHOTS=1): V8 writes one on SIGUSR2.
+      ...(process.env.BENCH_HEAP_SNAPSHOTS
+        ? ["--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${resolve("bench/results")}`]
+        : []),
+      "--import",
+      "tsx",
+      resolve("scripts/app-server.ts"),
+      "--port",
+      String(port),
+      "--host",
+      "127.0.0.1",
+    ],
     {
       stdio: ["ignore", "ignore", "inherit"],
       env: {

@@ -19,7 +19,11 @@ const STRING_TYPES = new Set(["string", "concatenated string", "sliced string"])
 export function summarise(heap: HeapSnapshot): Map<string, { bytes: number; count: number }> {
   const fields = heap.snapshot.meta.node_fields;
   const types = heap.snapshot.meta.node_types[0];
-  const [typeAt, nameAt, sizeAt] = ["type", "name", "self_size"].map((f) => fields.indexOf(f)) as [number, number, number];
+  const [typeAt, nameAt, sizeAt] = ["type", "name", "self_size"].map((f) => fields.indexOf(f)) as [
+    number,
+    number,
+    number,
+  ];
   const kinds = new Map<string, { bytes: number; count: number }>();
   for (let i = 0; i < heap.nodes.length; i += fields.length) {
     const type = types[heap.nodes[i + typeAt]!] ?? "?";

@@ -19,6 +19,8 @@ message Histogram {
   optional sint32 schema = 5;
   optional double zero_threshold = 6;
   optional uint64 zero_count = 7;
+  repeated BucketSpan negative_span = 9;
+  repeated sint64 negative_delta = 10;
   repeated BucketSpan positive_span = 12;
   repeated sint64 positive_delta = 13;
 }
@@ -48,21 +50,59 @@ export function nativeBucketIndex(value: number, schema = NATIVE_SCHEMA): number
   return index;
 }
 
+type NativeSeries = {
+  labels: Record<string, string>;
+  positive: Map<number, number>;
+  negative: Map<number, number>;
+  zero: number;
+  count: number;
+  sum: number;
+};
+
+/** Spans and deltas of one side's buckets, as the exposition format encodes them. */
+function encodeBuckets(buckets: Map<number, number>) {
+  const indexes = [...buckets.keys()].sort((a, b) => a - b);
+  const spans: { offset: number; length: number }[] = [];
+  const deltas: number[] = [];
+  let previousIndex: number | null = null;
+  let previousCount = 0;
+  for (const index of indexes) {
+    if (previousIndex !== null && index === previousIndex + 1) spans[spans.length - 1]!.length++;
+    else spans.push({ offset: previousIndex === null ? index : index - previousIndex - 1, length: 1 });
+    const bucketCount = buckets.get(index)!;
+    deltas.push(bucketCount - previousCount);
+    previousCount = bucketCount;
+    previousIndex = index;
+  }
+  return { spans, deltas };
+}
+
 class NativeHistogram {
-  private readonly series = new Map<
-    string,
-    { labels: Record<string, string>; buckets: Map<number, number>; count: number; sum: number }
-  >();
+  private readonly series = new Map<string, NativeSeries>();
   constructor(
     readonly name: string,
     readonly help: string,
+    /** Observations with |v| ≤ this go to the zero bucket [−z, z]. */
+    readonly zeroThreshold = ZERO_THRESHOLD,
   ) {}
 
   observe(labels: Record<string, string>, value: number, times = 1) {
     const key = JSON.stringify(labels);
-    const entry = this.series.get(key) ?? { labels, buckets: new Map(), count: 0, sum: 0 };
-    const index = nativeBucketIndex(value);
-    entry.buckets.set(index, (entry.buckets.get(index) ?? 0) + times);
+    const entry = this.series.get(key) ?? {
+      labels,
+      positive: new Map(),
+      negative: new Map(),
+      zero: 0,
+      count: 0,
+      sum: 0,
+    };
+    if (Math.abs(value) <= this.zeroThreshold) entry.zero += times;
+    else {
+      // A negative value v is in the negative bucket of |v|: [−base^i, −base^(i−1)).
+      const side = value > 0 ? entry.positive : entry.negative;
+      const index = nativeBucketIndex(Math.abs(value));
+      side.set(index, (side.get(index) ?? 0) + times);
+    }
     entry.count += times;
     entry.sum += value * times;
     this.series.set(key, entry);
@@ -73,30 +113,21 @@ class NativeHistogram {
       name: this.name,
       help: this.help,
       type: HISTOGRAM_TYPE,
-      metric: [...this.series.values()].map(({ labels, buckets, count, sum }) => {
-        const indexes = [...buckets.keys()].sort((a, b) => a - b);
-        const spans: { offset: number; length: number }[] = [];
-        const deltas: number[] = [];
-        let previousIndex: number | null = null;
-        let previousCount = 0;
-        for (const index of indexes) {
-          if (previousIndex !== null && index === previousIndex + 1) spans[spans.length - 1]!.length++;
-          else spans.push({ offset: previousIndex === null ? index : index - previousIndex - 1, length: 1 });
-          const bucketCount = buckets.get(index)!;
-          deltas.push(bucketCount - previousCount);
-          previousCount = bucketCount;
-          previousIndex = index;
-        }
+      metric: [...this.series.values()].map(({ labels, positive, negative, zero, count, sum }) => {
+        const pos = encodeBuckets(positive);
+        const neg = encodeBuckets(negative);
         return {
           label: Object.entries(labels).map(([name, value]) => ({ name, value })),
           histogram: {
             sample_count: count,
             sample_sum: sum,
             schema: NATIVE_SCHEMA,
-            zero_threshold: ZERO_THRESHOLD,
-            zero_count: 0,
-            positive_span: spans,
-            positive_delta: deltas,
+            zero_threshold: this.zeroThreshold,
+            zero_count: zero,
+            negative_span: neg.spans,
+            negative_delta: neg.deltas,
+            positive_span: pos.spans,
+            positive_delta: pos.deltas,
           },
         };
       }),
@@ -106,6 +137,27 @@ class NativeHistogram {
 
 /** Per tick, per component: [value in seconds, observations]: the classic fixture's known shapes. */
 export const NATIVE_COMPONENTS = { fast: FIXTURE_COMPONENTS.fast!, slow: FIXTURE_COMPONENTS.slow! };
+
+/**
+ * A native histogram whose zero bucket is ±1 ms (fixture_signed_latency_seconds), per tick and
+ * `shape` label: "signed" has negative observations (clock skew), zero-bucket ones and positive
+ * ones; "zero" has only zero-bucket observations. Prometheus interpolates inside the zero bucket
+ * [−1 ms, 1 ms] unless the histogram has buckets on one side only.
+ */
+export const SIGNED_ZERO_THRESHOLD = 0.001;
+export const SIGNED_SHAPES: Record<string, [number, number][]> = {
+  signed: [
+    [-0.2, 1],
+    [-0.05, 3],
+    [0, 1],
+    [0.03, 3],
+    [0.6, 2],
+  ],
+  zero: [
+    [0, 3],
+    [0.0005, 1],
+  ],
+};
 
 export type NativeExporter = { target: string; stop: () => Promise<void> };
 
@@ -117,7 +169,14 @@ export async function startNativeExporter(tickMs = 250): Promise<NativeExporter>
     "fixture_native_duration_milliseconds",
     "Fixture stage latency in milliseconds, native histogram",
   );
+  const signed = new NativeHistogram(
+    "fixture_signed_latency_seconds",
+    "Fixture latency with negative and zero-bucket observations, native histogram",
+    SIGNED_ZERO_THRESHOLD,
+  );
   const tick = () => {
+    for (const [shape, values] of Object.entries(SIGNED_SHAPES))
+      for (const [value, times] of values) signed.observe({ shape }, value, times);
     for (const [component, shape] of Object.entries(NATIVE_COMPONENTS))
       for (const [value, times] of shape) {
         seconds.observe({ component }, value, times);
@@ -128,7 +187,7 @@ export async function startNativeExporter(tickMs = 250): Promise<NativeExporter>
   const timer = setInterval(tick, tickMs);
   const server: Server = createServer((_req, res) => {
     const body = Buffer.concat(
-      [seconds, millis].map((h) => {
+      [seconds, millis, signed].map((h) => {
         const message = MetricFamily.fromObject(h.toFamily());
         return MetricFamily.encodeDelimited(message).finish();
       }),

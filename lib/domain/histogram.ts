@@ -111,20 +111,41 @@ export function finiteBounds(buckets: readonly Bucket[]): number[] {
 export type NativeBucket = { lower: number; upper: number; count: number };
 
 /**
- * A native histogram as cumulative buckets, with a +Inf bucket holding the total: the shape
- * every view's math takes. Inside a native bucket Prometheus 2.x interpolates linearly, as
- * histogramQuantile does, so quantiles agree with its histogram_quantile; Prometheus 3
- * interpolates exponentially there, which can differ within one bucket's width (about 9 % at
- * the default schema 3). Latencies are not negative: the zero bucket [−z, z] counts up to z.
+ * Prometheus's reading of a native histogram's zero bucket [−z, z] (promql/quantile.go): when the
+ * histogram has buckets above it only, it counts from 0; below it only, up to 0; with buckets on
+ * both sides, or none, it spans [−z, z] and is interpolated across 0. Other buckets are as given.
  */
-export function nativeToCumulative(buckets: readonly NativeBucket[], total: number): Bucket[] {
-  const sorted = buckets.filter((b) => Number.isFinite(b.upper) && b.count > 0).sort((a, b) => a.upper - b.upper);
+export function adjustZeroBucket(buckets: readonly NativeBucket[]): NativeBucket[] {
+  const isZero = (b: NativeBucket) => b.lower < 0 && b.upper > 0;
+  const positive = buckets.some((b) => !isZero(b) && b.lower >= 0 && b.count > 0);
+  const negative = buckets.some((b) => !isZero(b) && b.upper <= 0 && b.count > 0);
+  return buckets.map((b) => {
+    if (!isZero(b)) return b;
+    if (positive && !negative) return { ...b, lower: 0 };
+    if (negative && !positive) return { ...b, upper: 0 };
+    return b;
+  });
+}
+
+/**
+ * A native histogram as cumulative buckets, with a +Inf bucket holding the total: the shape
+ * every view's math takes. The first bound is the lowest bucket's lower edge (negative when the
+ * histogram has negative buckets), counting 0, and every gap between buckets is empty, so
+ * histogramQuantile interpolates inside each native bucket's [lower, upper] as Prometheus 2.x's
+ * histogram_quantile does, negative buckets and the zero bucket included (adjustZeroBucket), and
+ * countAtOrBelow(t) − countAtOrBelow(0) is its histogram_fraction(0, t) × count. Prometheus 3
+ * interpolates exponentially inside a native bucket, which can differ within one bucket's width
+ * (about 9 % at the default schema 3).
+ */
+export function nativeToCumulative(input: readonly NativeBucket[], total: number): Bucket[] {
+  const buckets = adjustZeroBucket(input.filter((b) => Number.isFinite(b.upper) && Number.isFinite(b.lower)));
+  const sorted = buckets.filter((b) => b.count > 0).sort((a, b) => a.upper - b.upper);
   const out: Bucket[] = [];
   let running = 0;
   for (const bucket of sorted) {
     // Where a bucket does not start where the previous one ended, the gap is empty: a bound at
     // its lower edge keeps interpolation inside [lower, upper], as Prometheus does.
-    const lower = Math.max(0, bucket.lower);
+    const lower = bucket.lower;
     const previous = out[out.length - 1];
     if (!previous || previous.upperBound < lower) out.push({ upperBound: lower, count: running });
     running += bucket.count;

@@ -1,6 +1,7 @@
 import type { MetricSource } from "./budget";
 import type { CalendarUnit } from "./calendar";
 import { countAtOrBelow, normaliseBuckets, type Bucket } from "./histogram";
+import type { HistogramKind } from "./units";
 
 // SLO attainment, error budget and burn rates from histogram bucket increases. Always ratios of
 // sums over a window (good / total), never averages of per-interval ratios.
@@ -58,11 +59,24 @@ export function resolveThreshold(
 
 export type GoodTotal = { good: number; total: number };
 
-export function goodAndTotal(buckets: readonly Bucket[], boundSeconds: number): GoodTotal {
+/**
+ * Requests at or under the bound, and all requests. A classic histogram's good count is its bucket
+ * at the bound (every observation ≤ bound). A native histogram's is what the recording rule counts,
+ * histogram_fraction(0, bound) × histogram_count: observations at or below 0 (clock skew, and the
+ * part of a zero bucket that spans 0 below it) are not good, and the total still counts them.
+ */
+export function goodAndTotal(
+  buckets: readonly Bucket[],
+  boundSeconds: number,
+  kind: HistogramKind = "classic",
+): GoodTotal {
   const normal = normaliseBuckets(buckets);
   const total =
     normal[normal.length - 1]?.upperBound === Number.POSITIVE_INFINITY ? normal[normal.length - 1]!.count : 0;
-  return { good: Math.min(total, countAtOrBelow(boundSeconds, normal).count), total };
+  const atOrBelow = Math.min(total, countAtOrBelow(boundSeconds, normal).count);
+  if (kind === "classic") return { good: atOrBelow, total };
+  if (!(boundSeconds > 0)) return { good: 0, total };
+  return { good: Math.max(0, atOrBelow - countAtOrBelow(0, normal).count), total };
 }
 
 /** good / total, or null when nothing was observed (no traffic is not 100 %). */
@@ -195,6 +209,8 @@ export type SloSpec = {
 };
 
 export type SloDefinition = {
+  /** A native histogram's good count starts above 0, as histogram_fraction(0, t) does (goodAndTotal). */
+  kind?: HistogramKind;
   thresholdMs: number;
   thresholdMode: "snap" | "interpolate";
   objective: number;
@@ -234,11 +250,11 @@ export function evaluateSlo(
     .filter(Number.isFinite);
   if (bounds.length === 0) return null;
   const threshold = resolveThreshold(slo.thresholdMs / 1000, bounds, slo.thresholdMode);
-  const counts = goodAndTotal(overWindow, threshold.boundSeconds);
+  const counts = goodAndTotal(overWindow, threshold.boundSeconds, slo.kind);
   const burnRates = Object.fromEntries(
     BURN_WINDOWS.map((w) => {
       const buckets = bucketsByWindow.get(w);
-      return [w, buckets ? burnRate(goodAndTotal(buckets, threshold.boundSeconds), slo.objective) : null];
+      return [w, buckets ? burnRate(goodAndTotal(buckets, threshold.boundSeconds, slo.kind), slo.objective) : null];
     }),
   ) as Record<BurnWindow, number | null>;
   return {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { nativeToCumulative, histogramQuantile } from "./histogram";
+import { adjustZeroBucket, nativeToCumulative, histogramQuantile, type Bucket } from "./histogram";
 import { presetOf, presetUnit } from "./presets";
+import { goodAndTotal } from "./slo";
 import { msToUnit, resolveUnit, unitFromMetadata, unitFromName } from "./units";
 
 describe("a histogram's unit", () => {
@@ -74,5 +75,74 @@ describe("a native histogram as cumulative buckets", () => {
     expect((histogramQuantile(0.01, buckets) as { value: number }).value).toBeLessThanOrEqual(0.001);
     // 2 + 15.272 − 2 … the sum of the buckets is 30.544000000000004; the count is 30.544
     expect(buckets[buckets.length - 1]).toEqual({ upperBound: Number.POSITIVE_INFINITY, count: 30.544 });
+  });
+});
+
+describe("native histograms with negative buckets or only a zero bucket, as Prometheus 2.42 reads them", () => {
+  // The query API's answer for rate() of fixture_signed_latency_seconds{shape="signed"} (zero
+  // bucket ±1 ms; per tick −0.2 s ×1, −0.05 s ×3, 0 ×1, 0.03 s ×3, 0.6 s ×2), counts per tick.
+  const signed = nativeToCumulative(
+    [
+      { lower: -0.2102241038134286, upper: -0.1927763531759926, count: 1 },
+      { lower: -0.05255602595335715, upper: -0.04819408829399815, count: 3 },
+      { lower: -0.001, upper: 0.001, count: 1 },
+      { lower: 0.028656376350145972, upper: 0.03125, count: 3 },
+      { lower: 0.5946035575013605, upper: 0.6484197773255048, count: 2 },
+    ],
+    10,
+  );
+  const zeroOnly = nativeToCumulative([{ lower: -0.001, upper: 0.001, count: 4 }], 4);
+  const value = (q: number, buckets: Bucket[]) => (histogramQuantile(q, buckets) as { value: number }).value;
+
+  it.each([
+    // rank 1 of 10 is the end of the first negative bucket
+    [0.1, -0.1927763531759926],
+    // rank 2.5: 1.5 of 3 into (−0.05256, −0.04819]: Prometheus answered −0.05037505712367765
+    [0.25, -0.05255602595335715 + (0.05255602595335715 - 0.04819408829399815) / 2],
+    // rank 5: the end of the zero bucket, which spans [−1 ms, 1 ms] (buckets on both sides)
+    [0.5, 0.001],
+    // rank 7.5: 3.5 of … the 0.03 s bucket holds 3 (ranks 5–8): 2.5 of 3 into it
+    [0.75, 0.028656376350145972 + ((0.03125 - 0.028656376350145972) * 2.5) / 3],
+  ])("signed: p%s = %s", (q, expected) => {
+    expect(value(q, signed)).toBeCloseTo(expected, 12);
+  });
+
+  it("only a zero bucket: interpolated across [−1 ms, 1 ms], p25 = −0.5 ms (Prometheus: −0.0005)", () => {
+    expect(value(0.25, zeroOnly)).toBeCloseTo(-0.0005, 15);
+    expect(value(0.5, zeroOnly)).toBeCloseTo(0, 15);
+    expect(value(0.95, zeroOnly)).toBeCloseTo(0.0009, 15);
+  });
+
+  it("a zero bucket below positive buckets only counts from 0; above negative ones only, up to 0", () => {
+    const positive = nativeToCumulative(
+      [
+        { lower: -0.001, upper: 0.001, count: 2 },
+        { lower: 0.5, upper: 0.6, count: 2 },
+      ],
+      4,
+    );
+    expect(value(0.25, positive)).toBeCloseTo(0.0005, 15);
+    const negative = nativeToCumulative(
+      [
+        { lower: -0.06, upper: -0.05, count: 2 },
+        { lower: -0.001, upper: 0.001, count: 2 },
+      ],
+      4,
+    );
+    expect(value(0.75, negative)).toBeCloseTo(-0.0005, 15);
+    expect(adjustZeroBucket([{ lower: -0.001, upper: 0.001, count: 1 }])).toEqual([
+      { lower: -0.001, upper: 0.001, count: 1 },
+    ]);
+  });
+
+  it("an SLO's good share is histogram_fraction(0, t), as the recording rule counts it", () => {
+    // Prometheus: histogram_fraction(0, 0.04, …) = 0.35 (4.5 of 10 ranks lie at or below 0),
+    // (0, 0.0005) = 0.025, (0, 0.7) = 0.55; on the zero bucket alone (0, 0.7) = 0.5.
+    expect(goodAndTotal(signed, 0.04, "native")).toEqual({ good: expect.closeTo(3.5, 12), total: 10 });
+    expect(goodAndTotal(signed, 0.0005, "native").good).toBeCloseTo(0.25, 12);
+    expect(goodAndTotal(signed, 0.7, "native").good).toBeCloseTo(5.5, 12);
+    expect(goodAndTotal(zeroOnly, 0.7, "native")).toEqual({ good: 2, total: 4 });
+    // A classic histogram's good count is its bucket at the bound: every observation at or under it.
+    expect(goodAndTotal(signed, 0.7).good).toBe(10);
   });
 });

@@ -6,7 +6,8 @@ import { describe, expect, inject, it } from "vitest";
 import { histogramQuantile, type Bucket } from "@/lib/domain/histogram";
 import type { MetricSource } from "@/lib/domain/budget";
 import { FIXTURE_VLLM_MODEL } from "@/test/fixture-exporter";
-import { nativeBucketIndex } from "@/test/native-exporter";
+import { evaluateSlo } from "@/lib/domain/slo";
+import { nativeBucketIndex, SIGNED_SHAPES } from "@/test/native-exporter";
 import { fetchBucketIncreases, fetchBucketRates, fetchLeValues } from "./buckets";
 import { createPrometheusClient } from "./client";
 import { scalarExprs } from "./kpis";
@@ -155,6 +156,55 @@ describe.each([
     const fromBuckets = msOf(0.95, await bucketsOf(native(metric, "slow"), time));
     expect(inRule! * 1000).toBeCloseTo(fromBuckets, 3);
   });
+});
+
+describe("native histograms with negative observations or only a zero bucket (zero bucket ±1 ms)", () => {
+  const signed = (shape: string): MetricSource => ({
+    preset: "custom",
+    metric: "fixture_signed_latency_seconds",
+    matchers: { shape },
+    kind: "native",
+  });
+
+  it.each(Object.keys(SIGNED_SHAPES))("%s: every quantile equals Prometheus's histogram_quantile", async (shape) => {
+    const time = now();
+    const buckets = await bucketsOf(signed(shape), time);
+    for (const q of [0.05, 0.1, 0.25, 0.4, 0.5, 0.6, 0.75, 0.9, 0.95, 0.99]) {
+      const theirs = await scalar(
+        `histogram_quantile(${q}, sum(rate(${nativeSelector(signed(shape))}[${WINDOW}])))`,
+        time,
+      );
+      expect(msOf(q, buckets), `${shape} q=${q}`).toBeCloseTo(theirs! * 1000, 9);
+    }
+    // Known answers: p25 is −0.5 ms on the zero bucket alone, inside (−52.6, −48.2] ms when signed.
+    if (shape === "zero") expect(msOf(0.25, buckets)).toBeCloseTo(-0.5, 9);
+    else expect(msOf(0.25, buckets)).toBeLessThan(-48);
+  });
+
+  it.each(Object.keys(SIGNED_SHAPES))(
+    "%s: the SLO page's share equals the recording rule's (histogram_fraction from 0)",
+    async (shape) => {
+      const time = now();
+      const source = signed(shape);
+      for (const thresholdMs of [0.5, 40, 700]) {
+        const counted = await countSloThreshold(client, { source, thresholdMs, thresholdMode: "snap" }, time);
+        const rule =
+          (await scalar(goodRateExpr(source, counted, WINDOW), time))! /
+          (await scalar(totalRateExpr(source, WINDOW), time))!;
+        const increases = await fetchBucketIncreases(client, source, { windows: [WINDOW], time });
+        if (increases.status !== "success") throw new Error(increases.error);
+        const page = evaluateSlo(
+          { kind: "native", thresholdMs, thresholdMode: "interpolate", objective: 0.9, windowDays: 28 },
+          WINDOW,
+          increases.groups,
+        );
+        expect(page?.attainment, `${shape} ${thresholdMs} ms`).toBeCloseTo(rule, 9);
+      }
+      // Known answers: the zero bucket alone is half above 0; signed, 3.5 of 10 are in (0, 40 ms].
+      const share = await scalar(`histogram_fraction(0, 0.04, sum(rate(${nativeSelector(source)}[${WINDOW}])))`, time);
+      expect(share).toBeCloseTo(shape === "zero" ? 0.5 : 0.35, 9);
+    },
+  );
 });
 
 describe("vLLM's error rate", () => {

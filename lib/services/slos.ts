@@ -336,7 +336,11 @@ export async function statusOf(
   const windows = [view.duration, ...BURN_WINDOWS.filter((w) => w !== view.duration)];
   const result = await fetchBucketIncreases(prom, slo.source, { windows, time });
   if (result.status === "error") return { ...base, error: `Prometheus query failed: ${result.error}` };
-  const evaluation = evaluateSlo({ ...slo, thresholdMode: thresholdPreference(slo) }, view.duration, result.groups);
+  const evaluation = evaluateSlo(
+    { ...slo, thresholdMode: thresholdPreference(slo), kind: kindOf(slo.source) },
+    view.duration,
+    result.groups,
+  );
   if (!evaluation) return { ...base, error: `No data for ${slo.source.metric} over ${view.label}.` };
   const thresholds = {
     thresholdMode: evaluation.thresholdMode,

@@ -83,6 +83,8 @@ export function SourceEditor({
                   <option value="auto">From the name ({nameUnit ?? "seconds"})</option>
                   <option value="seconds">Seconds</option>
                   <option value="milliseconds">Milliseconds</option>
+                  <option value="microseconds">Microseconds</option>
+                  <option value="nanoseconds">Nanoseconds</option>
                 </Select>
               )}
             </Field>

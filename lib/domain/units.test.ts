@@ -2,7 +2,16 @@ import { describe, expect, it } from "vitest";
 import { adjustZeroBucket, nativeToCumulative, histogramQuantile, type Bucket } from "./histogram";
 import { presetOf, presetUnit } from "./presets";
 import { goodAndTotal } from "./slo";
-import { msToUnit, resolveUnit, unitFromMetadata, unitFromName } from "./units";
+import {
+  checkUnit,
+  msToUnit,
+  resolveUnit,
+  secondsExpr,
+  toSeconds,
+  unitFromMetadata,
+  unitFromName,
+  unitToMs,
+} from "./units";
 
 describe("a histogram's unit", () => {
   it.each([
@@ -14,6 +23,21 @@ describe("a histogram's unit", () => {
     ["traces_spanmetrics_latency", null],
     ["params_count", null],
     ["msg_latency", null],
+    ["rpc_latency_msec", "milliseconds"],
+    ["db_query_duration_millis", "milliseconds"],
+    ["db_query_duration_millis_bucket", "milliseconds"],
+    ["grpc_server_handling_us", "microseconds"],
+    ["grpc_server_handling_us_bucket", "microseconds"],
+    ["gc_pause_microseconds", "microseconds"],
+    ["gc_pause_micros_count", "microseconds"],
+    ["scheduler_tick_nanoseconds_sum", "nanoseconds"],
+    ["go_sched_latency_ns", "nanoseconds"],
+    ["go_sched_latency_ns_bucket", "nanoseconds"],
+    ["http_request_duration_seconds_bucket", "seconds"],
+    // "us" and "ns" are units only as the last word: a region or a namespace elsewhere.
+    ["us_east_request_duration_seconds", "seconds"],
+    ["us_east_request_latency", null],
+    ["ns_lookup_latency", null],
   ])("%s → %s", (name, unit) => {
     expect(unitFromName(name)).toBe(unit);
   });
@@ -33,6 +57,26 @@ describe("a histogram's unit", () => {
   it("thresholds are written in the histogram's unit: 400 ms is 0.4 s and 400 ms", () => {
     expect(msToUnit(400, "seconds")).toBe(0.4);
     expect(msToUnit(400, "milliseconds")).toBe(400);
+  });
+
+  it.each([
+    ["seconds", 0.7, 700, 0.7, "x"],
+    ["milliseconds", 700, 700, 0.7, "(x / 1000)"],
+    ["microseconds", 700000, 700, 0.7, "(x / 1000000)"],
+    ["nanoseconds", 700000000, 700, 0.7, "(x / 1000000000)"],
+    ["microseconds", 250, 0.25, 0.00025, "(x / 1000000)"],
+  ] as const)("%s: le %s is %s ms and %s s, and back", (unit, le, ms, seconds, expr) => {
+    expect(unitToMs(le, unit)).toBe(ms);
+    expect(toSeconds(le, unit)).toBe(seconds);
+    expect(msToUnit(ms, unit)).toBe(le);
+    expect(secondsExpr("x", unit)).toBe(expr);
+  });
+
+  it("metadata may state any of the units", () => {
+    expect(unitFromMetadata({ unit: "us" })).toBe("microseconds");
+    expect(unitFromMetadata({ unit: "nanoseconds" })).toBe("nanoseconds");
+    expect(unitFromMetadata({ help: "Handling time in microseconds." })).toBe("microseconds");
+    expect(unitFromMetadata({ help: "Pause (ns)" })).toBe("nanoseconds");
   });
 
   it("presets know the engines' names, old ones too, and say the unit the name does not", () => {
@@ -144,5 +188,45 @@ describe("native histograms with negative buckets or only a zero bucket, as Prom
     expect(goodAndTotal(zeroOnly, 0.7, "native")).toEqual({ good: 2, total: 4 });
     // A classic histogram's good count is its bucket at the bound: every observation at or under it.
     expect(goodAndTotal(signed, 0.7).good).toBe(10);
+  });
+});
+
+describe("bucket bounds against the unit they are read in", () => {
+  const PROMETHEUS_DEFAULT = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+  const VLLM_E2E = [0.3, 0.5, 0.8, 1, 1.5, 2, 2.5, 5, 10, 15, 20, 30, 40, 50, 60, 120, 240, 480, 960, 1920, 7680];
+  const SPANMETRICS_MS = [2, 4, 6, 8, 10, 50, 100, 200, 400, 800, 1000, 1400, 2000, 5000, 10000, 15000];
+  it.each([
+    // bounds, read in, suggested (null: plausible as read)
+    ["Prometheus's defaults in s", PROMETHEUS_DEFAULT, "seconds", null],
+    ["vLLM's end-to-end buckets, 0.3 s … 2 h", VLLM_E2E, "seconds", null],
+    ["spanmetrics' ms buckets as ms", SPANMETRICS_MS, "milliseconds", null],
+    [
+      "an LLM stage in ms read as seconds (5 … 10000)",
+      PROMETHEUS_DEFAULT.map((b) => b * 1000),
+      "seconds",
+      "milliseconds",
+    ],
+    ["spanmetrics' ms buckets read as seconds", SPANMETRICS_MS, "seconds", "milliseconds"],
+    ["seconds read as milliseconds (0.005 … 10)", PROMETHEUS_DEFAULT, "milliseconds", "seconds"],
+    ["seconds read as milliseconds (0.05 … 1)", [0.05, 0.1, 0.2, 0.5, 0.7, 1], "milliseconds", "seconds"],
+    ["microseconds read as seconds", PROMETHEUS_DEFAULT.map((b) => b * 1e6), "seconds", "microseconds"],
+    ["nanoseconds read as seconds (Go durations)", PROMETHEUS_DEFAULT.map((b) => b * 1e9), "seconds", "nanoseconds"],
+    ["microseconds read as microseconds", PROMETHEUS_DEFAULT.map((b) => b * 1e6), "microseconds", null],
+  ] as const)("%s → %s", (_name, bounds, unit, suggested) => {
+    const check = checkUnit(bounds, unit);
+    expect(check?.suggestedUnit ?? null).toBe(suggested);
+    if (suggested) expect(check!.message).toContain(`look like ${suggested}, not ${unit}`);
+  });
+
+  it("says which bounds and what they mean as read", () => {
+    expect(checkUnit([5, 10, 25, 10000], "seconds")?.message).toBe(
+      "The bucket bounds (5 … 10000) look like milliseconds, not seconds: read as seconds they put the smallest bucket at 5 s and the largest at 10000 s.",
+    );
+  });
+
+  it("cannot tell from fewer than two positive bounds", () => {
+    expect(checkUnit([], "seconds")).toBeNull();
+    expect(checkUnit([5000, Number.POSITIVE_INFINITY], "seconds")).toBeNull();
+    expect(checkUnit([-0.001, 0.001], "seconds")).toBeNull();
   });
 });

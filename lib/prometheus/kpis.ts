@@ -1,6 +1,6 @@
 import "server-only";
 import { KPI_HISTOGRAMS, type KpiHistogram, type ScalarKpi } from "@/lib/domain/kpis";
-import { unitOf } from "@/lib/domain/units";
+import { secondsExpr, unitOf } from "@/lib/domain/units";
 import { assertDuration, assertLabelName, selector, stringLiteral } from "./promql";
 
 // The KPIs as PromQL over the service's engine selector (the end-to-end histogram's matchers).
@@ -20,7 +20,7 @@ const firstOf = (...parts: string[]) => parts.map((p) => `(${p})`).join(" or on(
 export function quantileExpr(kind: KpiHistogram, m: Matchers, q: number, w: string): string {
   const chains = KPI_HISTOGRAMS[kind].map((metric) => {
     const expr = `histogram_quantile(${q}, sum by (le) (rate(${selector(`${metric}_bucket`, m)}[${assertDuration(w)}])))`;
-    return unitOf({ metric }) === "milliseconds" ? `${expr} / 1000` : expr;
+    return secondsExpr(expr, unitOf({ metric }));
   });
   return firstOf(...chains);
 }

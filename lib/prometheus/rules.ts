@@ -11,7 +11,7 @@ import {
   type SloSpec,
   unreachableAlertsNote,
 } from "@/lib/domain/slo";
-import { kindOf, unitOf } from "@/lib/domain/units";
+import { kindOf, secondsExpr, unitOf } from "@/lib/domain/units";
 import { assertDuration, bucketSelector, leftOpenRange, nativeQuery, selector } from "./promql";
 import { checkRuleGroups } from "./rule-check";
 import { goodRateExpr, promNumber, sliceGoodExpr, totalRateExpr, type CountedThreshold } from "./sli";
@@ -157,7 +157,7 @@ export function quantileExpr(source: MetricSource, quantile: number): string {
     kindOf(source) === "native"
       ? `histogram_quantile(${promNumber(quantile)}, ${nativeQuery(source, "rate", window)})`
       : `histogram_quantile(${promNumber(quantile)}, sum by (le) (rate(${bucketSelector(source)}[${window}])))`;
-  return unitOf(source) === "milliseconds" ? `(${expr} / 1000)` : expr;
+  return secondsExpr(expr, unitOf(source));
 }
 
 function budgetGroup(service: RuleService, budget: BudgetDocument, options: RuleOptions): RuleGroup | null {

@@ -3,7 +3,7 @@ import type { MetricSource } from "@/lib/domain/budget";
 import { formatMs } from "@/lib/domain/format";
 import { parseLe } from "@/lib/domain/histogram";
 import { resolveThreshold, type ThresholdMode } from "@/lib/domain/slo";
-import { kindOf, msToUnit, MS_PER_UNIT, unitOf, type HistogramUnit } from "@/lib/domain/units";
+import { kindOf, msToUnit, unitOf, unitToMs, type HistogramUnit } from "@/lib/domain/units";
 import { fetchLeValues } from "./buckets";
 import type { PrometheusClient } from "./client";
 import { assertDuration, nativeQuery, selector } from "./promql";
@@ -51,7 +51,7 @@ export function countThreshold(
     if (Number.isFinite(bound)) spellings.set(bound, [...(spellings.get(bound) ?? []), le].sort());
   }
   const terms = (bound: number, weight: number): GoodTerm[] => spellings.get(bound)!.map((le) => ({ le, weight }));
-  const ms = (bound: number) => formatMs(bound * MS_PER_UNIT[unit]);
+  const ms = (bound: number) => formatMs(unitToMs(bound, unit));
   if (spellings.size === 0) {
     const le = promNumber(msToUnit(thresholdMs, unit));
     return {

@@ -110,9 +110,9 @@ describe("budget validation", () => {
     ],
     [
       "unknown unit",
-      { source: { preset: "custom", metric: "x", matchers: {}, unit: "microseconds" } },
+      { source: { preset: "custom", metric: "x", matchers: {}, unit: "minutes" } },
       "stages.0.components.0.source.unit",
-      "Unit must be seconds or milliseconds",
+      "Unit must be one of seconds, milliseconds, microseconds, nanoseconds",
     ],
     [
       "unknown kind",

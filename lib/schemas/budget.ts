@@ -83,7 +83,7 @@ export const metricSourceSchema = z.object({
   preset: z.enum(PRESET_IDS, { error: `Preset must be one of ${PRESET_IDS.join(", ")}` }),
   metric: metricNameSchema,
   matchers: matchersSchema,
-  unit: z.enum(HISTOGRAM_UNITS, { error: `Unit must be ${HISTOGRAM_UNITS.join(" or ")}` }).optional(),
+  unit: z.enum(HISTOGRAM_UNITS, { error: `Unit must be one of ${HISTOGRAM_UNITS.join(", ")}` }).optional(),
   kind: z.enum(HISTOGRAM_KINDS, { error: `Kind must be ${HISTOGRAM_KINDS.join(" or ")}` }).optional(),
 });
 

@@ -2,7 +2,7 @@ import "server-only";
 import { stringify } from "yaml";
 import type { z } from "zod";
 import type { MetricSource } from "@/lib/domain/budget";
-import { HISTOGRAM_UNITS, kindOf, MS_PER_UNIT, msToUnit, unitOf, type HistogramUnit } from "@/lib/domain/units";
+import { HISTOGRAM_UNITS, kindOf, msToUnit, unitOf, unitToMs, type HistogramUnit } from "@/lib/domain/units";
 import { plural } from "@/lib/domain/format";
 import { parseLe } from "@/lib/domain/histogram";
 import { PRESET_IDS } from "@/lib/domain/presets";
@@ -128,7 +128,7 @@ function readGood(
   return {
     // A unit the name already implies is not stored, so an export imports back the same.
     source: { metric: base, matchers: rest, ...(unit !== unitOf({ metric: base }) && { unit }) },
-    thresholdMs: Number((bound * MS_PER_UNIT[unit]).toPrecision(12)),
+    thresholdMs: Number(unitToMs(bound, unit).toPrecision(12)),
   };
 }
 
@@ -214,7 +214,7 @@ function readSlo(doc: Reader): Candidate | null {
         .at("metadata")
         .at("annotations")
         .at(ANNOTATION.unit)
-        .fail(`must be ${HISTOGRAM_UNITS.join(" or ")}`);
+        .fail(`must be one of ${HISTOGRAM_UNITS.join(", ")}`);
     measured = readGood(
       ratio.at("good"),
       unit && (HISTOGRAM_UNITS as readonly string[]).includes(unit) ? (unit as HistogramUnit) : undefined,

@@ -1,20 +1,15 @@
 "use client";
 
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { Allowed, useCan } from "@/components/auth/viewer";
-import { MARKER_COLORS } from "@/components/charts/markers";
-import { formatTime } from "@/components/charts/format-time";
 import { TimeChart } from "@/components/charts/lazy";
 import { Field } from "@/components/ui/field";
-import { Form } from "@/components/ui/form";
-import { Button, Card, Select, TextInput, cx } from "@/components/ui/primitives";
+import { Card, Select, cx } from "@/components/ui/primitives";
 import { formatMs, sinceText } from "@/lib/domain/format";
 import { TIMELINE_RANGES, timelineEnd, type TimelineRange } from "@/lib/domain/timeline";
-import { ApiError, apiFetch } from "@/lib/queries/api";
-import { queries, urls, type TimelineParams } from "@/lib/queries/resources";
-import type { AnnotationView } from "@/lib/services/annotations";
+import { queries, type TimelineParams } from "@/lib/queries/resources";
 import type { TimelineView } from "@/lib/services/timeline";
+import { AnnotationList } from "./annotation-list";
 
 // Under the waterfall: each component's pXX over the range against its budget, since when each
 // is over, the annotations that say what changed, and the slowest requests of a component.
@@ -28,6 +23,8 @@ export function TimelinePanel({
   range,
   at,
   overComponents,
+  changes,
+  onChanges,
   onRange,
   onPin,
   onCompare,
@@ -41,6 +38,9 @@ export function TimelinePanel({
   at?: number;
   /** Components over budget in the waterfall now, worst first: the slow-requests list starts with the first. */
   overComponents: string[];
+  /** The kind of annotation "What changed" is filtered to (?changes= in the URL). */
+  changes?: string;
+  onChanges: (kind: string | undefined) => void;
   onRange: (range: TimelineRange) => void;
   onPin: (unix: number) => void;
   onCompare: (unix: number) => void;
@@ -134,7 +134,17 @@ export function TimelinePanel({
             ))}
         </div>
       )}
-      {view && <AnnotationList slug={slug} view={view} at={at} onPin={onPin} onCompare={onCompare} />}
+      {view && (
+        <AnnotationList
+          slug={slug}
+          view={view}
+          at={at}
+          kind={changes}
+          onKind={onChanges}
+          onPin={onPin}
+          onCompare={onCompare}
+        />
+      )}
       {view && components.length > 0 && (
         <section
           aria-labelledby="slow-requests"
@@ -293,141 +303,5 @@ function TimelineCard({
         onPick={onPin}
       />
     </div>
-  );
-}
-
-const KIND_LABELS: Record<string, string> = {
-  deploy: "deploy",
-  note: "note",
-  budget: "budget",
-  slo: "SLO",
-  experiment: "experiment",
-  alert: "alert",
-};
-
-function AnnotationList({
-  slug,
-  view,
-  at,
-  onPin,
-  onCompare,
-}: {
-  slug: string;
-  view: TimelineView;
-  at?: number;
-  onPin: (unix: number) => void;
-  onCompare: (unix: number) => void;
-}) {
-  const queryClient = useQueryClient();
-  const canDelete = useCan("annotation.delete");
-  const [text, setText] = useState("");
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ["timeline", slug] });
-  const add = useMutation({
-    mutationFn: () =>
-      apiFetch<AnnotationView>(urls.annotations(), {
-        method: "POST",
-        json: { service: slug, text, ...(at !== undefined && { at }) },
-      }),
-    onSuccess: async () => {
-      setText("");
-      await refresh();
-    },
-  });
-  const remove = useMutation({
-    mutationFn: (id: string) => apiFetch(urls.annotation(id), { method: "DELETE" }),
-    onSuccess: refresh,
-  });
-  const span = view.end - view.start;
-  return (
-    <section aria-labelledby="annotations" className="space-y-2 border-t border-slate-100 pt-3 dark:border-slate-800">
-      <h3 id="annotations" className="font-semibold">
-        What changed
-      </h3>
-      {view.annotations.length === 0 ? (
-        <p className="text-sm text-slate-500">
-          No deploys, notes or changes in the last {view.range}. A deploy step can post one with a token that has the
-          write:annotations scope.
-        </p>
-      ) : (
-        <ul className="space-y-1 text-sm" aria-label="Annotations">
-          {[...view.annotations].reverse().map((a) => (
-            <li key={a.id} className="flex flex-wrap items-baseline gap-x-2">
-              <button
-                type="button"
-                className="tabular-nums text-slate-500 underline-offset-2 hover:underline"
-                onClick={() => onPin(a.at)}
-                title="Pin the page to this moment"
-              >
-                {formatTime(a.at, span)}
-              </button>
-              <span
-                className="rounded px-1.5 text-xs font-medium text-white"
-                style={{ backgroundColor: MARKER_COLORS[a.kind] ?? "#64748b" }}
-              >
-                {KIND_LABELS[a.kind] ?? a.kind}
-              </span>
-              <span className="min-w-0 break-words">{a.text}</span>
-              {a.tags.length > 0 && (
-                <span className="text-xs text-slate-500">{a.tags.map((t) => `#${t}`).join(" ")}</span>
-              )}
-              {a.url && (
-                <a
-                  className="text-xs text-sky-700 underline dark:text-sky-400"
-                  href={a.url}
-                  target="_blank"
-                  rel="noopener noreferrer"
-                >
-                  link
-                </a>
-              )}
-              <span className="text-xs text-slate-500">by {a.author}</span>
-              <Button className="ml-auto text-xs" onClick={() => onCompare(a.at - view.stepSeconds)}>
-                Compare with just before
-              </Button>
-              {canDelete && (a.kind === "note" || a.kind === "deploy") && (
-                <Button
-                  variant="danger"
-                  className="text-xs"
-                  onClick={() => remove.mutate(a.id)}
-                  aria-label={`Delete the ${a.kind} “${a.text}”`}
-                >
-                  Delete
-                </Button>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
-      <Allowed action="annotation.create" quiet>
-        <Form
-          className="flex flex-wrap items-end gap-2"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (text.trim()) add.mutate();
-          }}
-        >
-          <Field label={at !== undefined ? `Note at ${new Date(at * 1000).toLocaleTimeString()}` : "Note (now)"}>
-            {(control) => (
-              <TextInput
-                {...control}
-                value={text}
-                maxLength={500}
-                onChange={(e) => setText(e.target.value)}
-                placeholder="e.g. Failed over RAG to the replica"
-                className="w-80"
-              />
-            )}
-          </Field>
-          <Button type="submit" disabled={add.isPending || !text.trim()}>
-            {add.isPending ? "Adding…" : "Add note"}
-          </Button>
-          {add.error && (
-            <p className="text-sm text-red-600">
-              {add.error instanceof ApiError ? add.error.message : "Could not add the note."}
-            </p>
-          )}
-        </Form>
-      </Allowed>
-    </section>
   );
 }

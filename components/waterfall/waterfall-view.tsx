@@ -2,7 +2,7 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useState } from "react";
+import { Suspense, use, useState, type ReactNode } from "react";
 import { WaterfallChart } from "@/components/charts/lazy";
 import { Field } from "@/components/ui/field";
 import { Form } from "@/components/ui/form";
@@ -10,12 +10,14 @@ import { PercentileButtons, PERCENTILES } from "@/components/ui/percentile-butto
 import { Button, Card, Select, TextInput, cx } from "@/components/ui/primitives";
 import { formatMs } from "@/lib/domain/format";
 import { queries, type TimelineParams, type WaterfallParams } from "@/lib/queries/resources";
+import { ANNOTATION_KINDS } from "@/lib/schemas/annotation";
 import type { TimelineView } from "@/lib/services/timeline";
 import type { WaterfallView as View } from "@/lib/services/waterfall";
 import { AlertBadges, useServiceAlerts } from "@/components/alerts/alert-badges";
 import type { TimelineRange } from "@/lib/domain/timeline";
 import { ComponentTable } from "./component-table";
 import { TimelinePanel } from "./timeline-panel";
+import { TimelineSkeleton } from "./timeline-skeleton";
 import { toRows } from "./to-rows";
 
 const WINDOWS = ["5m", "15m", "1h", "6h", "1d"];
@@ -35,8 +37,11 @@ export function WaterfallView({
   slug: string;
   params: WaterfallParams & { paused: boolean; range: TimelineRange };
   initial: View;
-  /** The timeline the page arrived with, and what it was asked for. */
-  initialTimeline?: { params: TimelineParams; view: TimelineView };
+  /**
+   * The timeline the page asked for, and what it was asked for: it streams in after the first
+   * paint (undefined when it failed: the panel then asks for it itself).
+   */
+  initialTimeline?: Promise<{ params: TimelineParams; view: TimelineView } | undefined>;
 }) {
   const router = useRouter();
   const pathname = usePathname();
@@ -55,15 +60,20 @@ export function WaterfallView({
   const view = waterfall.data;
   const alerts = useServiceAlerts(slug);
 
-  // The whole view state lives in the URL, so a pasted link opens the same view.
-  function update(changes: Record<string, string | undefined>) {
+  // The whole view state lives in the URL, so a pasted link opens the same view. What only the
+  // browser shows differently (the "What changed" filter) changes the URL without asking the server.
+  function update(changes: Record<string, string | undefined>, { local = false } = {}) {
     const next = new URLSearchParams(search.toString());
     for (const [key, value] of Object.entries(changes)) {
       if (value === undefined || value === "") next.delete(key);
       else next.set(key, value);
     }
-    router.replace(`${pathname}?${next.toString()}`, { scroll: false });
+    const url = `${pathname}?${next.toString()}`;
+    if (local) window.history.replaceState(null, "", url);
+    else router.replace(url, { scroll: false });
   }
+  const changesParam = search.get("changes") ?? "";
+  const changes = (ANNOTATION_KINDS as readonly string[]).includes(changesParam) ? changesParam : undefined;
 
   async function copyLink() {
     const url = new URL(window.location.href);
@@ -295,23 +305,43 @@ export function WaterfallView({
           data.
         </p>
       </Card>
-      <TimelinePanel
-        slug={slug}
-        initial={initialTimeline}
-        quantile={view.quantile}
-        window={view.window}
-        range={range}
-        at={query.at}
-        overComponents={view.stages
-          .flatMap((stage) => stage.components)
-          .filter((c) => c.status === "over")
-          .sort((a, b) => b.actualMs! - b.budgetMs! - (a.actualMs! - a.budgetMs!))
-          .map((c) => c.name)}
-        onRange={(r) => update({ range: r === "1h" ? undefined : r })}
-        onPin={(t) => update({ at: String(Math.round(t)) })}
-        onCompare={(t) => update({ compare: String(Math.round(t)) })}
-      />
+      <Suspense fallback={<TimelineSkeleton view={view} />}>
+        <StreamedTimeline
+          timeline={initialTimeline}
+          render={(initial) => (
+            <TimelinePanel
+              slug={slug}
+              initial={initial}
+              quantile={view.quantile}
+              window={view.window}
+              range={range}
+              at={query.at}
+              overComponents={view.stages
+                .flatMap((stage) => stage.components)
+                .filter((c) => c.status === "over")
+                .sort((a, b) => b.actualMs! - b.budgetMs! - (a.actualMs! - a.budgetMs!))
+                .map((c) => c.name)}
+              changes={changes}
+              onChanges={(kind) => update({ changes: kind }, { local: true })}
+              onRange={(r) => update({ range: r === "1h" ? undefined : r })}
+              onPin={(t) => update({ at: String(Math.round(t)) })}
+              onCompare={(t) => update({ compare: String(Math.round(t)) })}
+            />
+          )}
+        />
+      </Suspense>
       <ComponentTable view={view} alerts={alerts.data?.alerts ?? []} />
     </div>
   );
+}
+
+/** The timeline panel once the page's timeline has arrived (or at once, when there is none to wait for). */
+function StreamedTimeline({
+  timeline,
+  render,
+}: {
+  timeline?: Promise<{ params: TimelineParams; view: TimelineView } | undefined>;
+  render: (initial: { params: TimelineParams; view: TimelineView } | undefined) => ReactNode;
+}) {
+  return render(timeline ? use(timeline) : undefined);
 }

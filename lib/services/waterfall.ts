@@ -97,6 +97,21 @@ function viewTime(prom: CoalescingClient | null, query: WaterfallQuery, now: num
   return prom ? prom.alignTime(query.at ?? now) : Math.floor(query.at ?? now);
 }
 
+/**
+ * What a page's waterfall shows for a link's parameters, known before anything is read (so the
+ * page can ask for its timeline at the same time): a bad parameter opens the default view, as
+ * the page does; `at` is the moment the view is computed for.
+ */
+export function waterfallPageQuery(
+  prom: CoalescingClient | null,
+  query: Record<string, unknown>,
+  now = Date.now() / 1000,
+): WaterfallQuery & { at: number; valid: boolean } {
+  const parsed = waterfallQuerySchema.safeParse(query);
+  const resolved = parsed.success ? parsed.data : waterfallQuerySchema.parse({});
+  return { ...resolved, at: viewTime(prom, resolved, now), valid: parsed.success };
+}
+
 async function prepare({ db, slug, query }: WaterfallArgs): Promise<{ query: WaterfallQuery; budget: BudgetView }> {
   const parsed = parseInput(waterfallQuerySchema, query, "The query");
   return { query: parsed, budget: await getBudgetForLiveView({ db, slug }) };

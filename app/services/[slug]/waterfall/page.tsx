@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import { WaterfallView } from "@/components/waterfall/waterfall-view";
 import { TIMELINE_RANGES, timelineEnd, type TimelineRange } from "@/lib/domain/timeline";
-import { orNotFound, viewOrDefault } from "@/lib/services/pages";
+import { orNotFound, requireViewer } from "@/lib/services/pages";
 import { runtime } from "@/lib/services/runtime";
 import { getTimelineForPage } from "@/lib/services/timeline";
-import { getWaterfallForPage } from "@/lib/services/waterfall";
+import { getWaterfallForPage, waterfallPageQuery } from "@/lib/services/waterfall";
 
 export const dynamic = "force-dynamic";
 
@@ -31,24 +31,29 @@ export default async function WaterfallPage({ params, searchParams }: Props) {
     compare: first(search.compare),
   };
   const query = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined && v !== ""));
-  const { prom } = runtime();
-  // Server-rendered first paint: the page arrives with the numbers in it, from the API's cache
-  // (an incident link opened by many builds it once). A hand-edited link with a bad parameter
-  // opens the default view rather than an error.
-  const view = await orNotFound((db) => viewOrDefault((q) => getWaterfallForPage({ db, prom, slug, query: q }), query));
+  const { db, prom } = runtime();
   const range = (TIMELINE_RANGES as readonly string[]).includes(first(search.range) ?? "")
     ? (first(search.range) as TimelineRange)
     : "1h";
-  // The timeline arrives with the page too (from the API's cache: an incident link opened by many
-  // builds it once); should it fail, the panel asks for it itself.
+  // Both reads start together, once the viewer may look: the waterfall (the page's first paint,
+  // its headline figures) and the timeline under it, which streams in behind a placeholder of
+  // its size. Both come from the API's caches (an incident link opened by many builds each
+  // once). A hand-edited link with a bad parameter opens the default view rather than an error.
+  await requireViewer();
+  const resolved = waterfallPageQuery(prom, query);
   const timelineParams = {
-    quantile: view.quantile,
+    quantile: resolved.quantile,
     range,
-    window: view.window,
-    end: raw.at ? timelineEnd(view.at, range) : undefined,
+    window: resolved.window,
+    end: raw.at && resolved.valid ? timelineEnd(resolved.at, range) : undefined,
   };
-  const timeline = await getTimelineForPage({ db: runtime().db, prom, slug, query: timelineParams }).catch(
+  // Should the timeline fail, the panel asks for it itself.
+  const timeline = getTimelineForPage({ db, prom, slug, query: timelineParams }).then(
+    (view) => ({ params: timelineParams, view }),
     () => undefined,
+  );
+  const view = await orNotFound((database) =>
+    getWaterfallForPage({ db: database, prom, slug, query: resolved.valid ? query : {} }),
   );
   return (
     <WaterfallView
@@ -58,11 +63,11 @@ export default async function WaterfallPage({ params, searchParams }: Props) {
         quantile: view.quantile,
         window: view.window,
         compare: raw.compare || undefined,
-        at: raw.at ? view.at : undefined,
+        at: raw.at && resolved.valid ? view.at : undefined,
         paused: first(search.refresh) === "off",
         range,
       }}
-      initialTimeline={timeline && { params: timelineParams, view: timeline }}
+      initialTimeline={timeline}
     />
   );
 }

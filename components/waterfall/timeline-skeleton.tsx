@@ -1,5 +1,4 @@
 import { TIME_CHART_HEIGHT } from "@/components/charts/sizes";
-import { Card } from "@/components/ui/primitives";
 import type { WaterfallView } from "@/lib/services/waterfall";
 
 // The timeline's place while it streams in after the first paint: the panel's heading and one
@@ -9,7 +8,12 @@ import type { WaterfallView } from "@/lib/services/waterfall";
 export function TimelineSkeleton({ view }: { view: WaterfallView }) {
   const charts = 1 + view.stages.flatMap((s) => s.components).filter((c) => c.hasSource).length;
   return (
-    <Card className="space-y-3" aria-busy="true" data-testid="timeline-skeleton">
+    <section
+      aria-busy="true"
+      aria-label="Loading the timeline"
+      data-testid="timeline-skeleton"
+      className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+    >
       <div className="flex flex-wrap items-end gap-3">
         <h2 className="text-lg font-semibold">Over time</h2>
         <p className="text-xs text-slate-500">Loading the timeline…</p>
@@ -26,6 +30,6 @@ export function TimelineSkeleton({ view }: { view: WaterfallView }) {
           </div>
         ))}
       </div>
-    </Card>
+    </section>
   );
 }

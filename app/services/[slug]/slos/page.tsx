@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
+import { Suspense } from "react";
 import { SloForm } from "@/components/slo/lazy-slo-form";
 import { SloList } from "@/components/slo/slo-list";
+import { SloListSkeleton } from "@/components/slo/slo-list-skeleton";
 import { SloToolbar } from "@/components/slo/slo-toolbar";
-import { orNotFound } from "@/lib/services/pages";
+import { orNotFound, requireViewer } from "@/lib/services/pages";
 import { runtime } from "@/lib/services/runtime";
 import { getServiceOrThrow } from "@/lib/services/services";
 import { getSloStatusesForPage } from "@/lib/services/slos";
@@ -18,16 +20,42 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 export default async function SlosPage({ params }: Props) {
   const { slug } = await params;
-  const [service, slos] = await orNotFound((db) =>
-    Promise.all([getServiceOrThrow({ db, slug }), getSloStatusesForPage({ db, prom: runtime().prom, slug })]),
-  );
+  // The frame (header, toolbar) goes out at once; the SLOs' figures, which ask Prometheus, stream
+  // in behind a placeholder, with the form under them so nothing below moves when they arrive.
+  // The service and the statuses are read together.
+  await requireViewer();
+  const { db, prom } = runtime();
+  const service = getServiceOrThrow({ db, slug });
+  const slos = getSloStatusesForPage({ db, prom, slug });
+  // A failure is the boundary's to show (an unknown service is the layout's 404); not unhandled here.
+  service.catch(() => undefined);
+  slos.catch(() => undefined);
   return (
     <div className="space-y-4">
       <SloToolbar slug={slug} />
-      <SloList slug={slug} initial={slos} />
-      <Allowed action="slo.create">
-        <SloForm slug={slug} defaultSource={service.budget.endToEndSource ?? null} />
-      </Allowed>
+      <Suspense fallback={<SloListSkeleton />}>
+        <Slos slug={slug} service={service} slos={slos} />
+      </Suspense>
     </div>
+  );
+}
+
+async function Slos({
+  slug,
+  service,
+  slos,
+}: {
+  slug: string;
+  service: ReturnType<typeof getServiceOrThrow>;
+  slos: ReturnType<typeof getSloStatusesForPage>;
+}) {
+  const [{ budget }, statuses] = await orNotFound(() => Promise.all([service, slos]));
+  return (
+    <>
+      <SloList slug={slug} initial={statuses} />
+      <Allowed action="slo.create">
+        <SloForm slug={slug} defaultSource={budget.endToEndSource ?? null} />
+      </Allowed>
+    </>
   );
 }

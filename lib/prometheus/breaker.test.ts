@@ -91,6 +91,25 @@ describe("circuit breaker against a server that accepts and never replies", () =
     }
   });
 
+  it("after one timeout, a query asked while the probe confirms it waits for the probe and fails fast, not a second timeout", async () => {
+    hung = true;
+    try {
+      const transport = guardedTransport(url, { retryMs: 60_000, probeTimeoutMs: 300 });
+      const client = createPrometheusClient(url, { timeoutMs: 1500, transport });
+      const first = await timed(() => client.query("up", 1));
+      expect(first.value).toMatchObject({ errorType: "timeout" });
+      expect(first.ms).toBeGreaterThanOrEqual(1400);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(client.breaker?.state).toBe("closed"); // still confirming
+      const second = await timed(() => client.query("up", 2));
+      expect(second.value).toMatchObject({ errorType: "circuit_open" });
+      // The probe's verdict (300 ms from the first timeout), not another 1.5 s timeout; loose for busy machines.
+      expect(second.ms).toBeLessThan(1000);
+    } finally {
+      hung = false;
+    }
+  });
+
   it("a refused connection opens it at once", async () => {
     const transport = guardedTransport("http://127.0.0.1:1", { retryMs: 60_000 });
     const client = createPrometheusClient("http://127.0.0.1:1", { timeoutMs: 500, transport });

@@ -6,8 +6,11 @@ import { nodeTransport, type Transport } from "./transport";
 // (SIGSTOP, a wedged proxy) would make every view wait its full timeout, one after another.
 // A refused connection opens the circuit at once. A timeout or a gateway error might be one slow
 // query rather than a dead Prometheus, so it opens the circuit only when a trivial query, asked
-// right then, fails too. While open, requests fail at once (callers serve their last good data
-// marked stale) and one background probe at a time asks the trivial query; the first answer
+// right then, fails too. While that probe runs (at most probeTimeoutMs, a second), other requests
+// to the same Prometheus wait for its verdict instead of going to a server that may be hung: if it
+// fails they fail fast with the open circuit, if it answers they go ahead. So only the view that met
+// the hang waits a full timeout. While open, requests fail at once (callers serve their last good
+// data marked stale) and one background probe at a time asks the trivial query; the first answer
 // closes the circuit again.
 
 export type BreakerState = {
@@ -32,7 +35,7 @@ export class CircuitOpenError extends Error {
 export type BreakerOptions = {
   /** Pause between failed probes. */
   retryMs?: number;
-  /** A probe gives up after this long. */
+  /** A probe gives up after this long; requests wait at most this long for a confirming probe's verdict. */
   probeTimeoutMs?: number;
   transport?: Transport;
 };
@@ -51,7 +54,7 @@ function describe(error: unknown): string {
 /** The transport to one Prometheus base URL, guarded by a circuit breaker. */
 export function guardedTransport(baseUrl: string, options: BreakerOptions = {}): GuardedTransport {
   const retryMs = options.retryMs ?? 5000;
-  const probeTimeoutMs = options.probeTimeoutMs ?? 2000;
+  const probeTimeoutMs = options.probeTimeoutMs ?? 1000;
   const send = options.transport ?? nodeTransport;
   const state: BreakerState = { state: "closed", openedAt: null, reason: null, probes: 0 };
   let probing = false;
@@ -79,16 +82,21 @@ export function guardedTransport(baseUrl: string, options: BreakerOptions = {}):
     }
   };
 
-  /** One failure that may be the query's own fault: open only if Prometheus itself is not answering. */
-  let confirming = false;
+  /**
+   * One failure that may be the query's own fault: open only if Prometheus itself is not answering.
+   * The verdict is kept while it is pending so that requests arriving meanwhile can wait for it.
+   */
+  let confirming: Promise<void> | null = null;
   const confirm = (reason: string) => {
     if (confirming || state.state === "open") return;
-    confirming = true;
-    void answersTrivialQuery().then((answers) => {
-      confirming = false;
+    confirming = answersTrivialQuery().then((answers) => {
+      confirming = null;
       if (!answers) open(reason);
     });
   };
+
+  const openError = () =>
+    new CircuitOpenError(state.openedAt!, `Prometheus at ${baseUrl} ${state.reason}; checking again in the background`);
 
   async function probe(): Promise<void> {
     if (probing) return;
@@ -106,11 +114,11 @@ export function guardedTransport(baseUrl: string, options: BreakerOptions = {}):
   }
 
   const guarded = (async (request) => {
-    if (state.state === "open")
-      throw new CircuitOpenError(
-        state.openedAt!,
-        `Prometheus at ${baseUrl} ${state.reason}; checking again in the background`,
-      );
+    if (state.state === "open") throw openError();
+    if (confirming) {
+      await confirming;
+      if (state.state === "open") throw openError();
+    }
     try {
       const response = await send(request);
       if (TRIPPING_STATUS.has(response.status)) confirm(`answered HTTP ${response.status}`);

@@ -3,6 +3,7 @@ import type { MetricSource } from "@/lib/domain/budget";
 import { nativeToCumulative, parseLe, type Bucket } from "@/lib/domain/histogram";
 import { kindOf, toSeconds, unitOf, type HistogramUnit } from "@/lib/domain/units";
 import type { NativeHistogramValue, PrometheusClient, QueryResult, Sample } from "./client";
+import { withKind } from "./kinds";
 import { queryRange } from "./range";
 import { bucketSelector, nativeQuery, nativeSelector, taggedBucketQuery, windowedBucketQuery } from "./promql";
 
@@ -79,11 +80,17 @@ async function run(
   return { status: "success", groups, warnings, query };
 }
 
+/** The sources with the kinds Prometheus has for those stored without one (./kinds.ts). */
+function resolved(client: PrometheusClient, sources: { key: string; source: Source }[]) {
+  return Promise.all(sources.map(async ({ key, source }) => ({ key, source: await withKind(client, source) })));
+}
+
 export async function fetchBucketRates(
   client: PrometheusClient,
-  sources: { key: string; source: Source }[],
+  stored: { key: string; source: Source }[],
   options: { window: string; time: number },
 ): Promise<BucketGroups | BucketFailure> {
+  const sources = await resolved(client, stored);
   const units = new Map(sources.map(({ key, source }) => [key, unitOf(source)]));
   const parts = rateParts(sources, options.window);
   if (parts.length === 0) return { status: "success", groups: new Map(), warnings: [], query: "" };
@@ -111,9 +118,10 @@ export type BucketTimeline =
  */
 export async function fetchBucketRateRange(
   client: PrometheusClient,
-  sources: { key: string; source: Source }[],
+  stored: { key: string; source: Source }[],
   options: { window: string; start: number; end: number; step: number },
 ): Promise<BucketTimeline> {
+  const sources = await resolved(client, stored);
   const times: number[] = [];
   for (let t = options.start; t <= options.end; t += options.step) times.push(t);
   const groups = times.map(() => new Map<string, Bucket[]>());
@@ -153,9 +161,10 @@ export async function fetchBucketRateRange(
 
 export async function fetchBucketIncreases(
   client: PrometheusClient,
-  source: Source,
+  stored: Source,
   options: { windows: readonly string[]; time: number },
 ): Promise<BucketGroups | BucketFailure> {
+  const source = await withKind(client, stored);
   const parts: Part[] =
     kindOf(source) === "native"
       ? options.windows.map((window) => ({ key: window, query: nativeQuery(source, "increase", window) }))
@@ -173,9 +182,10 @@ export type LeBound = { le: string; seconds: number };
  */
 export async function fetchLeValues(
   client: PrometheusClient,
-  source: Source,
+  stored: Source,
   time: number,
 ): Promise<{ status: "success"; le: string[]; bounds: LeBound[] } | BucketFailure> {
+  const source = await withKind(client, stored);
   const unit = unitOf(source);
   if (kindOf(source) === "native") {
     const query = `sum(${nativeSelector(source)})`;

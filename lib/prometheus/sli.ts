@@ -6,6 +6,7 @@ import { resolveThreshold, type ThresholdMode } from "@/lib/domain/slo";
 import { kindOf, msToUnit, unitOf, unitToMs, type HistogramUnit } from "@/lib/domain/units";
 import { fetchLeValues } from "./buckets";
 import type { PrometheusClient } from "./client";
+import { withKind } from "./kinds";
 import { assertDuration, nativeQuery, selector } from "./promql";
 
 // The SLO's indicator as PromQL: "good" is the bucket at the threshold (or a weighted pair of
@@ -105,9 +106,10 @@ export async function countSloThreshold(
   },
   time: number,
 ): Promise<CountedThreshold> {
-  const unit = unitOf(slo.source);
-  if (kindOf(slo.source) === "native") return nativeThreshold(slo.thresholdMs, unit);
-  const le = client ? await fetchLeValues(client, slo.source, time) : null;
+  const source = await withKind(client, slo.source);
+  const unit = unitOf(source);
+  if (kindOf(source) === "native") return nativeThreshold(slo.thresholdMs, unit);
+  const le = client ? await fetchLeValues(client, source, time) : null;
   return countThreshold(slo.thresholdMs, le?.status === "success" ? le.le : null, slo.thresholdMode, unit);
 }
 

@@ -7,6 +7,8 @@ import type { Db } from "@/lib/db/client";
 import { findRevisionRow, listRevisionRows, updateBudgetIfVersion, type RevisionRow } from "@/lib/db/budgets";
 import type { ServiceRow } from "@/lib/db/services";
 import { AppError } from "@/lib/errors";
+import type { CoalescingClient } from "@/lib/prometheus/coalesce";
+import { withDocumentKinds } from "@/lib/prometheus/kinds";
 import { saveBudgetSchema } from "@/lib/schemas/budget";
 import { parseInput } from "@/lib/schemas/parse";
 import { z } from "zod";
@@ -162,23 +164,30 @@ function changesText(changes: BudgetChange[]): string {
 }
 
 /** Saves a budget edited from `version`; 409 when someone saved in between. */
-export const saveBudget = mutation("budget.save", async ({ db, actor, slug, input }: ServiceMutation) => {
-  const { version, message, ...document } = parseInput(saveBudgetSchema, input, "The budget");
-  return writeBudget(db, {
-    slug,
-    actor,
-    baseVersion: version,
-    document,
-    message: message ?? "",
-    restoredFrom: null,
-    audit: (saved, changes) => ({
-      action: "budget.save",
-      service: slug,
-      target: `budget v${saved}`,
-      summary: `Saved budget version ${saved} (${document.targetMs} ms at p${document.quantile * 100})${message ? `: ${message}` : ""}${changesText(changes)}`,
-    }),
-  });
-});
+export const saveBudget = mutation(
+  "budget.save",
+  async ({ db, prom, actor, slug, input }: ServiceMutation & { prom?: CoalescingClient | null }) => {
+    const { version, message, ...parsed } = parseInput(saveBudgetSchema, input, "The budget");
+    // Sources saved without their kind get the one Prometheus has (and the unit its metadata states);
+    // with Prometheus down they are stored without, and read as Prometheus has them later
+    // (lib/prometheus/buckets.ts and the rule file resolve them when they read).
+    const document = await withDocumentKinds(prom ?? null, parsed, { unit: true });
+    return writeBudget(db, {
+      slug,
+      actor,
+      baseVersion: version,
+      document,
+      message: message ?? "",
+      restoredFrom: null,
+      audit: (saved, changes) => ({
+        action: "budget.save",
+        service: slug,
+        target: `budget v${saved}`,
+        summary: `Saved budget version ${saved} (${document.targetMs} ms at p${document.quantile * 100})${message ? `: ${message}` : ""}${changesText(changes)}`,
+      }),
+    });
+  },
+);
 
 const listRevisionsSchema = z.object({
   limit: z.coerce.number().int().min(1, "limit must be at least 1").max(200, "limit must be at most 200").default(50),

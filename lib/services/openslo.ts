@@ -11,6 +11,8 @@ import { insertServiceWithBudget } from "@/lib/db/budgets";
 import { findServiceRow } from "@/lib/db/services";
 import { insertSlo, listSloRows, updateSloIfVersion, type SloRow } from "@/lib/db/slos";
 import { AppError } from "@/lib/errors";
+import type { CoalescingClient } from "@/lib/prometheus/coalesce";
+import { withKind } from "@/lib/prometheus/kinds";
 import { parseSelector } from "@/lib/prometheus/parse-selector";
 import { selector } from "@/lib/prometheus/promql";
 import { promNumber } from "@/lib/prometheus/sli";
@@ -340,7 +342,17 @@ function sameSlo(row: SloRow, slo: SloInput): boolean {
 
 export const importOpenSlo = mutation(
   "openslo.import",
-  async ({ db, actor, text }: { db: Db; actor: Actor; text: string }): Promise<{ imported: Imported[] }> => {
+  async ({
+    db,
+    prom,
+    actor,
+    text,
+  }: {
+    db: Db;
+    prom?: CoalescingClient | null;
+    actor: Actor;
+    text: string;
+  }): Promise<{ imported: Imported[] }> => {
     const { candidates, problems } = await readOpenSlo(text);
     const services = new Map<string, Extract<Candidate, { kind: "Service" }>>();
     for (const c of candidates) if (c.kind === "Service") services.set(c.slug, c);
@@ -369,6 +381,11 @@ export const importOpenSlo = mutation(
         problems,
       );
     }
+
+    // OpenSLO has no word for the kind: each source gets the one Prometheus has (and the unit its
+    // metadata states), or none while Prometheus cannot tell (read as Prometheus has it later).
+    for (const c of candidates)
+      if (c.kind === "SLO") c.slo = { ...c.slo, source: await withKind(prom ?? null, c.slo.source, { unit: true }) };
 
     // A document that creates a service needs the right to create services, too.
     if ([...services.keys()].some((slug) => !existing.get(slug))) authorize(actor, "service.create");

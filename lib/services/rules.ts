@@ -30,6 +30,7 @@ import {
   type RuleSet,
   type RulesFormat,
 } from "@/lib/prometheus/rules";
+import { withDocumentKinds, withKind } from "@/lib/prometheus/kinds";
 import { countSloThreshold } from "@/lib/prometheus/sli";
 import { parseInput } from "@/lib/schemas/parse";
 
@@ -53,8 +54,14 @@ async function ruleService(db: Db, prom: CoalescingClient | null, row: ServiceRo
   return {
     slug: row.slug,
     name: row.name,
-    budget: row.budget,
-    slos: await Promise.all(slos.map(async (slo) => ({ ...slo, counted: await countSloThreshold(prom, slo, time) }))),
+    // Sources stored without their kind are written as the histogram Prometheus has (lib/prometheus/kinds.ts).
+    budget: row.budget && (await withDocumentKinds(prom, row.budget)),
+    slos: await Promise.all(
+      slos.map(async (stored) => {
+        const slo = { ...stored, source: await withKind(prom, stored.source) };
+        return { ...slo, counted: await countSloThreshold(prom, slo, time) };
+      }),
+    ),
   };
 }
 

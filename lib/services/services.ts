@@ -5,6 +5,8 @@ import type { Db } from "@/lib/db/client";
 import { insertServiceWithBudget } from "@/lib/db/budgets";
 import { deleteServiceRow, findServiceRow, listServiceRows, type ServiceRow } from "@/lib/db/services";
 import { AppError } from "@/lib/errors";
+import type { CoalescingClient } from "@/lib/prometheus/coalesce";
+import { withDocumentKinds } from "@/lib/prometheus/kinds";
 import { createServiceSchema } from "@/lib/schemas/service";
 import { parseInput } from "@/lib/schemas/parse";
 import { authorOf, type Actor, type Mutation } from "./actor";
@@ -71,15 +73,20 @@ export async function getServiceOrThrow({
 
 export const createService = mutation(
   "service.create",
-  async ({ db, actor, input }: Mutation): Promise<ServiceSummary> => {
+  async ({ db, prom, actor, input }: Mutation & { prom?: CoalescingClient | null }): Promise<ServiceSummary> => {
     const data = parseInput(createServiceSchema, input, "The service");
-    const document: BudgetDocument = {
-      indicator: data.indicator,
-      targetMs: data.targetMs,
-      quantile: data.quantile,
-      stages: data.stages,
-      endToEndSource: data.endToEndSource,
-    };
+    // Sources without their kind get the one Prometheus has, as a budget save does (./budgets.ts).
+    const document: BudgetDocument = await withDocumentKinds(
+      prom ?? null,
+      {
+        indicator: data.indicator,
+        targetMs: data.targetMs,
+        quantile: data.quantile,
+        stages: data.stages,
+        endToEndSource: data.endToEndSource,
+      },
+      { unit: true },
+    );
     await writeUnique(
       () =>
         db.$transaction(async (tx) => {

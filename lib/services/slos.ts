@@ -16,13 +16,22 @@ import type { Db } from "@/lib/db/client";
 import { deleteSloRow, findSloRow, insertSlo, updateSloIfVersion, type SloRow } from "@/lib/db/slos";
 import { AppError } from "@/lib/errors";
 import { periodStart } from "@/lib/domain/calendar";
-import { kindOf, unitOf, type HistogramKind, type HistogramUnit } from "@/lib/domain/units";
+import {
+  checkUnit,
+  kindOf,
+  msToUnit,
+  unitOf,
+  type HistogramKind,
+  type HistogramUnit,
+  type UnitCheck,
+} from "@/lib/domain/units";
 import { fetchBucketIncreases, fetchLeValues, GROUP_LABEL } from "@/lib/prometheus/buckets";
 import { loadedRules, sloGroupName } from "@/lib/prometheus/loaded-rules";
 import { recordedSelector, recordName } from "@/lib/prometheus/rules";
 import { leftOpenRange, stringLiteral } from "@/lib/prometheus/promql";
 import { countSloThreshold, sliceGoodExpr, type CountedThreshold } from "@/lib/prometheus/sli";
 import type { CoalescingClient } from "@/lib/prometheus/coalesce";
+import { withKind } from "@/lib/prometheus/kinds";
 import { parseInput } from "@/lib/schemas/parse";
 import {
   bucketBoundsInputSchema,
@@ -294,10 +303,12 @@ async function recordedStatus(
 export async function statusOf(
   prom: CoalescingClient | null,
   slug: string,
-  slo: SloRow,
+  stored: SloRow,
   requested: string | undefined,
   time: number,
 ): Promise<SloStatus> {
+  // A source stored without its kind is read as the histogram Prometheus has (lib/prometheus/kinds.ts).
+  const slo = stored.source.kind ? stored : { ...stored, source: await withKind(prom, stored.source) };
   const view = viewWindow(slo, requested, time);
   const base = baseStatus(slo, view, prom ? null : "Prometheus is not configured: set PROMETHEUS_URL.");
   if (!prom) return base;
@@ -409,8 +420,11 @@ const sloSummary = (slo: SloRow) =>
 
 export const createSlo = mutation(
   "slo.create",
-  async ({ db, actor, slug, input }: ServiceMutation): Promise<SloRow> => {
-    const fields = parseInput(sloInputSchema, input, "The SLO");
+  async ({ db, prom, actor, slug, input }: ServiceMutation & { prom?: CoalescingClient | null }): Promise<SloRow> => {
+    const parsed = parseInput(sloInputSchema, input, "The SLO");
+    // A source saved without its kind gets the one Prometheus has (and the unit its metadata states);
+    // with Prometheus down it is stored without, and read as Prometheus has it later (statusOf).
+    const fields = { ...parsed, source: await withKind(prom ?? null, parsed.source, { unit: true }) };
     const service = await getServiceOrThrow({ db, slug });
     const created = await writeUnique(
       () =>
@@ -438,8 +452,16 @@ export const createSlo = mutation(
 
 export const updateSlo = mutation(
   "slo.update",
-  async ({ db, actor, slug, id, input }: ServiceMutation & { id: string }): Promise<SloRow> => {
-    const { version, ...fields } = parseInput(sloUpdateSchema, input, "The SLO");
+  async ({
+    db,
+    prom,
+    actor,
+    slug,
+    id,
+    input,
+  }: ServiceMutation & { id: string; prom?: CoalescingClient | null }): Promise<SloRow> => {
+    const { version, ...parsed } = parseInput(sloUpdateSchema, input, "The SLO");
+    const fields = { ...parsed, source: await withKind(prom ?? null, parsed.source, { unit: true }) };
     const service = await getServiceOrThrow({ db, slug });
     const current = await findSloRow(db, service.id, id);
     if (!current) throw new AppError("NOT_FOUND", "No such SLO.");
@@ -511,8 +533,9 @@ export const getBucketBounds = guardedRead(
     input: unknown;
     now?: number;
   }): Promise<SourcePreview> => {
-    const { source } = parseInput(bucketBoundsInputSchema, input, "The request");
+    const parsed = parseInput(bucketBoundsInputSchema, input, "The request");
     if (!prom) throw new AppError("UNAVAILABLE", "Prometheus is not configured: set PROMETHEUS_URL.");
+    const source = await withKind(prom, parsed.source, { unit: true });
     const result = await fetchBucketIncreases(prom, source, { windows: ["5m", "1h"], time: prom.alignTime(now) });
     if (result.status === "error") throw new AppError("UNAVAILABLE", `Prometheus query failed: ${result.error}`);
     const hour = result.groups.get("1h") ?? [];
@@ -527,13 +550,19 @@ export const getBucketBounds = guardedRead(
       percentilesMs[key] = estimate.value * 1000;
       if (estimate.kind === "atLeast") lowerBounds.push(key);
     }
+    const boundsMs = finiteBounds(hour).map((b) => b * 1000);
+    const unit = unitOf(source);
     return {
-      boundsMs: finiteBounds(hour).map((b) => b * 1000),
+      boundsMs,
       percentilesMs,
       lowerBounds,
       window,
-      unit: unitOf(source),
+      unit,
       kind: kindOf(source),
+      unitCheck: checkUnit(
+        boundsMs.map((ms) => msToUnit(ms, unit)),
+        unit,
+      ),
     };
   },
 );
@@ -546,4 +575,6 @@ export type SourcePreview = {
   window: "5m" | "1h";
   unit: HistogramUnit;
   kind: HistogramKind;
+  /** When the bucket bounds cannot be latency bounds in `unit`: why, and the unit they fit (checkUnit). */
+  unitCheck: UnitCheck | null;
 };

@@ -6,7 +6,7 @@ export const dynamic = "force-dynamic";
 
 /** Imports OpenSLO v1 Service and SLO documents (one or many, as YAML): all of them or none. */
 export const POST = route(async (request, _params, actor) =>
-  json(await importOpenSlo({ db: runtime().db, actor, text: await readYaml(request) }), {
+  json(await importOpenSlo({ ...runtime(), actor, text: await readYaml(request) }), {
     status: 201,
   }),
 );

@@ -10,5 +10,5 @@ export const GET = route<Params>(async (_request, { slug }, viewer) =>
 
 export const PUT = route<Params>(async (request, { slug }, actor) => {
   const input = await readJson(request);
-  return json(await saveBudget({ db: runtime().db, actor, slug: slugParam(slug), input }));
+  return json(await saveBudget({ ...runtime(), actor, slug: slugParam(slug), input }));
 });

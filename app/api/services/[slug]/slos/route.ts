@@ -10,7 +10,7 @@ export const GET = route<{ slug: string }>(async (request, { slug }) =>
 
 export const POST = route<{ slug: string }>(async (request, { slug }, actor) => {
   const input = await readJson(request);
-  return json(await createSlo({ db: runtime().db, actor, slug: slugParam(slug), input }), {
+  return json(await createSlo({ ...runtime(), actor, slug: slugParam(slug), input }), {
     status: 201,
   });
 });

@@ -15,7 +15,7 @@ export const PUT = route<Params>(async (request, params, actor) => {
   const input = await readJson(request);
   return json(
     await updateSlo({
-      db: runtime().db,
+      ...runtime(),
       actor,
       slug: slugParam(params.slug),
       id: idParam(params.id),

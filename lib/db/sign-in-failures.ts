@@ -1,26 +1,66 @@
 import "server-only";
 import type { Db } from "./client";
 
-// Failed password sign-ins, for the limiter only: counted over its window, then deleted.
+// Password sign-in attempts, for the limiter only: each attempt is reserved here before its
+// password is checked, kept if it fails, released if it does not, and forgotten after the window.
 
 export type FailureCounts = { forAccountFromAddress: number; fromAddress: number };
 
-export async function countSignInFailures(
+/** An attempt reserved (`id`, with the counts it makes), or refused with the counts that were full. */
+export type Reservation = ({ id: bigint } | { id: null }) & FailureCounts;
+
+/**
+ * Reserves one attempt for `email` from `address` unless the failures and attempts in flight
+ * already reach a limit. Atomic across connections and instances: a transaction-scoped advisory
+ * lock per address orders the count and the insert, so parallel tries from one address (on any
+ * instance on this database) are counted one after the other and never more than the limits
+ * are let through.
+ */
+export async function reserveSignInAttempt(
   db: Db,
-  { email, address, since }: { email: string; address: string; since: Date },
-): Promise<FailureCounts> {
-  const [forAccountFromAddress, fromAddress] = await Promise.all([
-    db.signInFailure.count({ where: { email, address, at: { gte: since } } }),
-    db.signInFailure.count({ where: { address, at: { gte: since } } }),
+  {
+    email,
+    address,
+    at,
+    since,
+    limits,
+  }: {
+    email: string;
+    address: string;
+    at: Date;
+    since: Date;
+    limits: { perAccountAndAddress: number; perAddress: number };
+  },
+): Promise<Reservation> {
+  const [, counted, inserted] = await db.$transaction([
+    db.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('latency_budgets.sign_in'), hashtext(${address}))`,
+    db.$queryRaw<{ account: bigint; address: bigint }[]>`
+      SELECT count(*) FILTER (WHERE "email" = ${email}) AS account, count(*) AS address
+      FROM "SignInFailure" WHERE "address" = ${address} AND "at" >= ${since}`,
+    // The same condition as the count above, under the same lock: inserted only when both fit.
+    db.$queryRaw<{ id: bigint }[]>`
+      INSERT INTO "SignInFailure" ("at", "email", "address")
+      SELECT ${at}, ${email}, ${address}
+      WHERE (SELECT count(*) FROM "SignInFailure"
+             WHERE "address" = ${address} AND "email" = ${email} AND "at" >= ${since}) < ${limits.perAccountAndAddress}
+        AND (SELECT count(*) FROM "SignInFailure"
+             WHERE "address" = ${address} AND "at" >= ${since}) < ${limits.perAddress}
+      RETURNING "id"`,
   ]);
-  return { forAccountFromAddress, fromAddress };
+  const forAccountFromAddress = Number(counted[0]?.account ?? 0);
+  const fromAddress = Number(counted[0]?.address ?? 0);
+  const id = inserted[0]?.id ?? null;
+  return id === null
+    ? { id: null, forAccountFromAddress, fromAddress }
+    : { id, forAccountFromAddress: forAccountFromAddress + 1, fromAddress: fromAddress + 1 };
 }
 
-/** Records a failure and forgets those older than the window, so the table holds one window at most. */
-export async function recordSignInFailure(
-  db: Db,
-  { email, address, at, forgetBefore }: { email: string; address: string; at: Date; forgetBefore: Date },
-): Promise<void> {
-  await db.signInFailure.create({ data: { email, address, at } });
-  await db.signInFailure.deleteMany({ where: { at: { lt: forgetBefore } } });
+/** Gives back an attempt that did not fail (signed in, or refused for another reason). */
+export async function releaseSignInAttempt(db: Db, id: bigint): Promise<void> {
+  await db.signInFailure.deleteMany({ where: { id } });
+}
+
+/** Forgets attempts older than the window, so the table holds one window at most. */
+export async function forgetSignInFailures(db: Db, before: Date): Promise<void> {
+  await db.signInFailure.deleteMany({ where: { at: { lt: before } } });
 }

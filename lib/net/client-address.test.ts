@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clientAddressOf, normalizeAddress, parseTrustedProxies } from "./client-address";
+import { clientAddressOf, limiterKey, normalizeAddress, parseTrustedProxies } from "./client-address";
 
 describe("clientAddressOf", () => {
   const none = parseTrustedProxies(undefined);
@@ -45,5 +45,36 @@ describe("parseTrustedProxies", () => {
     expect(normalizeAddress("[::1]")).toBe("::1");
     expect(normalizeAddress("::FFFF:10.0.0.1")).toBe("10.0.0.1");
     expect(normalizeAddress("not an ip")).toBeNull();
+  });
+});
+
+describe("limiterKey", () => {
+  it("counts every address of one IPv6 /64 as one client, however it is written", () => {
+    const inOne64 = [
+      "2001:db8:1:2::1",
+      "2001:db8:1:2:ffff:ffff:ffff:fffe",
+      "2001:0DB8:0001:0002:0000:0000:0000:0042",
+      "[2001:db8:1:2:abcd::7]",
+      "2001:db8:1:2::192.0.2.1",
+    ];
+    expect(new Set(inOne64.map(limiterKey))).toEqual(new Set(["2001:db8:1:2::/64"]));
+  });
+
+  it("keeps neighbouring /64s and other networks apart", () => {
+    expect(limiterKey("2001:db8:1:3::1")).toBe("2001:db8:1:3::/64");
+    expect(limiterKey("2001:db8::1")).toBe("2001:db8:0:0::/64");
+    expect(limiterKey("::1")).toBe("0:0:0:0::/64");
+    expect(limiterKey("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
+  });
+
+  it("counts an IPv4 client as its address, also when it arrives IPv4-mapped", () => {
+    expect(limiterKey("198.51.100.7")).toBe("198.51.100.7");
+    expect(limiterKey("::ffff:198.51.100.7")).toBe("198.51.100.7");
+    expect(limiterKey("::ffff:c633:6407")).toBe("198.51.100.7");
+    expect(limiterKey("198.51.100.8")).not.toBe(limiterKey("198.51.100.7"));
+  });
+
+  it("leaves what is not an address as it is", () => {
+    expect(limiterKey("unknown")).toBe("unknown");
   });
 });

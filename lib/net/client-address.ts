@@ -29,6 +29,41 @@ export function normalizeAddress(value: string | undefined | null): string | nul
   return isIP(address) ? address.toLowerCase() : null;
 }
 
+/** An IPv6 address's eight 16-bit groups (a dotted IPv4 tail read as two), or null. */
+function ipv6Groups(address: string): number[] | null {
+  if (isIP(address) !== 6) return null;
+  let text = address.toLowerCase().replace(/%.*$/, "");
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split("::") as [string, string | undefined];
+  const parse = (part: string | undefined) => (part ? part.split(":").map((group) => parseInt(group, 16)) : []);
+  const left = parse(head);
+  const right = parse(tail);
+  const groups = tail === undefined ? left : [...left, ...Array(8 - left.length - right.length).fill(0), ...right];
+  return groups.length === 8 ? groups : null;
+}
+
+/**
+ * The key the sign-in limiter counts a client under: an IPv4 address as it is (also when it
+ * arrives IPv4-mapped, `::ffff:198.51.100.7`), an IPv6 address by its /64, the block one host or
+ * one household is usually given whole (`2001:db8:1:2::/64`); anything else as it is.
+ */
+export function limiterKey(address: string): string {
+  const normalized = normalizeAddress(address);
+  if (!normalized) return address;
+  const groups = ipv6Groups(normalized);
+  if (!groups) return normalized;
+  if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff)
+    return [groups[6]! >> 8, groups[6]! & 255, groups[7]! >> 8, groups[7]! & 255].join(".");
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.toString(16))
+    .join(":")}::/64`;
+}
+
 /**
  * Parses LB_TRUSTED_PROXIES: a comma-separated list of addresses, CIDR ranges and the names
  * `loopback` and `private`. Throws with a message that names the entry it cannot read.

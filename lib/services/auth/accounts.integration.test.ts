@@ -180,6 +180,56 @@ describe(`accounts (${inject("databaseKind")})`, () => {
       expect((await signInRequest(user.email, TEST_PASSWORD, "192.0.2.250")).status).toBe(200);
     });
 
+    it(`checks no more than ${SIGN_IN_LIMITS.perAccountAndAddress} of 40 guesses sent at once at one account: the rest get 429 before their password is read`, async () => {
+      const user = await newUser("viewer");
+      const attacker = "198.51.100.91";
+      const replies = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => signInRequest(user.email, `parallel guess ${i}`, attacker)),
+      );
+      const statuses = replies.map((reply) => reply.status);
+      expect(statuses.filter((status) => status === 401)).toHaveLength(SIGN_IN_LIMITS.perAccountAndAddress);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(40 - SIGN_IN_LIMITS.perAccountAndAddress);
+      expect(await db().signInFailure.count({ where: { email: user.email } })).toBe(
+        SIGN_IN_LIMITS.perAccountAndAddress,
+      );
+      // The first failure and the lockout are audited once each, as one after the other.
+      const entries = await db().auditEntry.findMany({
+        where: { target: user.email, action: { in: ["auth.sign-in-failed", "auth.sign-in-limited"] } },
+      });
+      expect(entries.map((e) => e.action).sort()).toEqual(["auth.sign-in-failed", "auth.sign-in-limited"]);
+      expect((await signInRequest(user.email, TEST_PASSWORD, "203.0.113.81")).status).toBe(200);
+    });
+
+    it(`checks no more than ${SIGN_IN_LIMITS.perAddress} of 40 guesses sent at once from one address at many accounts`, async () => {
+      const address = "198.51.100.92";
+      const replies = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          signInRequest(`spray-${i}-${randomUUID()}@example.test`, "whatever-password", address),
+        ),
+      );
+      const statuses = replies.map((reply) => reply.status);
+      expect(statuses.filter((status) => status === 401)).toHaveLength(SIGN_IN_LIMITS.perAddress);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(40 - SIGN_IN_LIMITS.perAddress);
+    });
+
+    it("counts IPv6 clients per /64: guesses from many addresses of one /64 share one limit", async () => {
+      const user = await newUser("viewer");
+      for (let i = 0; i < SIGN_IN_LIMITS.perAccountAndAddress; i++)
+        expect((await signInRequest(user.email, "a wrong password", `2001:db8:77:1::${i + 1}`)).status).toBe(401);
+      expect((await signInRequest(user.email, TEST_PASSWORD, "2001:db8:77:1:ffff::9")).status).toBe(429);
+      // The next /64 is another client.
+      expect((await signInRequest(user.email, TEST_PASSWORD, "2001:db8:77:2::1")).status).toBe(200);
+      const failures = await db().signInFailure.findMany({ where: { email: user.email } });
+      expect(new Set(failures.map((f) => f.address))).toEqual(new Set(["2001:db8:77:1::/64"]));
+    });
+
+    it("gives back the attempt of a sign-in that succeeds: signing in again and again is never limited", async () => {
+      const user = await newUser("viewer");
+      for (let i = 0; i < SIGN_IN_LIMITS.perAccountAndAddress + 2; i++)
+        expect((await signInRequest(user.email, TEST_PASSWORD, "203.0.113.82")).status).toBe(200);
+      expect(await db().signInFailure.count({ where: { email: user.email } })).toBe(0);
+    });
+
     it("cannot be bypassed by a form-encoded body: only JSON is served, so every guess is seen", async () => {
       const user = await newUser("viewer");
       for (let i = 0; i < 30; i++) {

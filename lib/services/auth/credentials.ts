@@ -1,10 +1,11 @@
 import "server-only";
 import { hashPassword, verifyPassword } from "better-auth/crypto";
 import type { Db } from "@/lib/db/client";
-import { countSignInFailures, recordSignInFailure } from "@/lib/db/sign-in-failures";
+import { forgetSignInFailures, releaseSignInAttempt, reserveSignInAttempt } from "@/lib/db/sign-in-failures";
 import { deleteSessions, findPasswordHash, updatePasswordHash } from "@/lib/db/users";
 import { plural } from "@/lib/domain/format";
 import { AppError } from "@/lib/errors";
+import { limiterKey } from "@/lib/net/client-address";
 import { passwordChangeSchema, passwordResetSchema } from "@/lib/schemas/account";
 import { parseInput } from "@/lib/schemas/parse";
 import { userOf, type Actor, type Mutation } from "../actor";
@@ -68,23 +69,31 @@ export const changeOwnPassword = mutation(
     const { currentPassword, newPassword } = parseInput(passwordChangeSchema, input, "The password change");
     const now = new Date();
     const since = new Date(now.getTime() - SIGN_IN_LIMITS.windowMinutes * 60_000);
-    const counts = await countSignInFailures(db, { email: me.email, address, since });
-    if (counts.forAccountFromAddress >= SIGN_IN_LIMITS.perAccountAndAddress)
-      throw new AppError(
-        "TOO_MANY_REQUESTS",
-        `Too many wrong passwords: wait ${SIGN_IN_LIMITS.windowMinutes} minutes.`,
-      );
     const hash = await findPasswordHash(db, me.id);
     if (!hash)
       throw new AppError("CONFLICT", "You sign in through single sign-on: change your password with your provider.", {
         currentPassword: "No password sign-in",
       });
+    // Reserved before the check, as at sign-in: parallel guesses get no more checks than the limit.
+    const reserved = await reserveSignInAttempt(db, {
+      email: me.email,
+      address: limiterKey(address),
+      at: now,
+      since,
+      limits: SIGN_IN_LIMITS,
+    });
+    if (reserved.id === null)
+      throw new AppError(
+        "TOO_MANY_REQUESTS",
+        `Too many wrong passwords: wait ${SIGN_IN_LIMITS.windowMinutes} minutes.`,
+      );
     if (!(await verifyPassword({ hash, password: currentPassword }))) {
-      await recordSignInFailure(db, { email: me.email, address, at: now, forgetBefore: since });
+      await forgetSignInFailures(db, since);
       throw new AppError("VALIDATION_FAILED", "The current password is not right.", {
         currentPassword: "This is not your current password",
       });
     }
+    await releaseSignInAttempt(db, reserved.id);
     const newHash = await hashPassword(newPassword);
     const sessionsEnded = await db.$transaction(async (tx) => {
       await updatePasswordHash(tx, me.id, newHash);

@@ -2,9 +2,10 @@ import "server-only";
 import { createHash, randomInt } from "node:crypto";
 import type { Db } from "@/lib/db/client";
 import { deleteSetupCodes, insertSetupCode, isSetupCodeValid } from "@/lib/db/setup-codes";
-import { countSignInFailures, recordSignInFailure } from "@/lib/db/sign-in-failures";
+import { forgetSignInFailures, releaseSignInAttempt, reserveSignInAttempt } from "@/lib/db/sign-in-failures";
 import { insertFirstUser } from "@/lib/db/users";
 import { AppError } from "@/lib/errors";
+import { limiterKey } from "@/lib/net/client-address";
 import { setupSchema } from "@/lib/schemas/account";
 import { parseInput } from "@/lib/schemas/parse";
 import { ANONYMOUS } from "../actor";
@@ -45,18 +46,26 @@ export async function setUpFirstAdmin({
   if (!(await needsSetup(db))) throw closed();
   const now = new Date();
   const since = new Date(now.getTime() - SIGN_IN_LIMITS.windowMinutes * 60_000);
-  const { fromAddress } = await countSignInFailures(db, { email: SETUP_FAILURE_KEY, address, since });
-  if (fromAddress >= SIGN_IN_LIMITS.perAddress)
+  // Reserved before the code is checked, so parallel guesses get no more checks than the limit.
+  const reserved = await reserveSignInAttempt(db, {
+    email: SETUP_FAILURE_KEY,
+    address: limiterKey(address),
+    at: now,
+    since,
+    limits: { perAccountAndAddress: SIGN_IN_LIMITS.perAddress, perAddress: SIGN_IN_LIMITS.perAddress },
+  });
+  if (reserved.id === null)
     throw new AppError(
       "TOO_MANY_REQUESTS",
       `Too many wrong setup codes: wait ${SIGN_IN_LIMITS.windowMinutes} minutes.`,
     );
   if (!(await isSetupCodeValid(db, hashOf(data.code), now))) {
-    await recordSignInFailure(db, { email: SETUP_FAILURE_KEY, address, at: now, forgetBefore: since });
+    await forgetSignInFailures(db, since);
     throw new AppError("VALIDATION_FAILED", "That setup code is not valid.", {
       code: "Not the code in the server's log (or it expired: restart the app for a new one)",
     });
   }
+  await releaseSignInAttempt(db, reserved.id);
   const user = await newPasswordUser({ ...data, role: "admin" });
   const row = await db.$transaction(async (tx) => {
     const inserted = await insertFirstUser(tx, user);

@@ -1,8 +1,9 @@
 import "server-only";
 import { countRecentAudit } from "@/lib/db/audit";
 import { db } from "@/lib/db/client";
-import { countSignInFailures, recordSignInFailure } from "@/lib/db/sign-in-failures";
+import { forgetSignInFailures, releaseSignInAttempt, reserveSignInAttempt } from "@/lib/db/sign-in-failures";
 import { AppError } from "@/lib/errors";
+import { limiterKey } from "@/lib/net/client-address";
 import { clientAddress } from "@/lib/net/peer";
 import { ANONYMOUS } from "../actor";
 import { recordAudit } from "../audit";
@@ -76,33 +77,49 @@ async function auditFailure(what: { action: string; email: string; address: stri
   });
 }
 
-/** Password sign-in, limited per account and address and per address; failures audited within bounds. */
+/**
+ * Password sign-in, limited per account and address and per address; failures audited within
+ * bounds. The attempt is reserved in the database before the password is checked, so parallel
+ * guesses (on any instance) get no more checks than the limit; it is kept if the password is
+ * wrong and given back otherwise. IPv6 clients count per /64 (one host usually holds a whole /64).
+ */
 async function signInWithPassword(request: Request): Promise<Response> {
   const { text, email } = await readCredentials(request);
   const address = clientAddress(request.headers);
+  const key = limiterKey(address);
   const now = new Date();
   const since = new Date(now.getTime() - SIGN_IN_LIMITS.windowMinutes * 60_000);
-  const counts = await countSignInFailures(db(), { email, address, since });
-  if (counts.forAccountFromAddress >= SIGN_IN_LIMITS.perAccountAndAddress)
-    throw tooMany("for this account from your address");
-  if (counts.fromAddress >= SIGN_IN_LIMITS.perAddress) throw tooMany("from your address");
-  const response = await auth().handler(new Request(request, { body: text }));
-  if (response.status === 401) {
-    await recordSignInFailure(db(), { email, address, at: now, forgetBefore: since });
-    const failures = counts.forAccountFromAddress + 1;
-    if (failures === 1)
-      await auditFailure({ action: FAILED, email, address, summary: `Failed sign-in for ${email}` }, since);
-    else if (failures === SIGN_IN_LIMITS.perAccountAndAddress)
-      await auditFailure(
-        {
-          action: LIMITED,
-          email,
-          address,
-          summary: `${failures} failed sign-ins for ${email} from ${address}: further tries from there wait ${SIGN_IN_LIMITS.windowMinutes} minutes`,
-        },
-        since,
-      );
+  const reserved = await reserveSignInAttempt(db(), { email, address: key, at: now, since, limits: SIGN_IN_LIMITS });
+  if (reserved.id === null) {
+    if (reserved.forAccountFromAddress >= SIGN_IN_LIMITS.perAccountAndAddress)
+      throw tooMany("for this account from your address");
+    throw tooMany("from your address");
   }
+  let response: Response;
+  try {
+    response = await auth().handler(new Request(request, { body: text }));
+  } catch (error) {
+    await releaseSignInAttempt(db(), reserved.id);
+    throw error;
+  }
+  if (response.status !== 401) {
+    await releaseSignInAttempt(db(), reserved.id);
+    return response;
+  }
+  await forgetSignInFailures(db(), since);
+  const failures = reserved.forAccountFromAddress;
+  if (failures === 1)
+    await auditFailure({ action: FAILED, email, address, summary: `Failed sign-in for ${email}` }, since);
+  else if (failures === SIGN_IN_LIMITS.perAccountAndAddress)
+    await auditFailure(
+      {
+        action: LIMITED,
+        email,
+        address,
+        summary: `${failures} failed sign-ins for ${email} from ${key}: further tries from there wait ${SIGN_IN_LIMITS.windowMinutes} minutes`,
+      },
+      since,
+    );
   return response;
 }
 

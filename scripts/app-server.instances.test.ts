@@ -160,6 +160,23 @@ describe("two instances on one PostgreSQL", () => {
     expect((await signIn(a, email, "the right password")).status).toBe(429);
   });
 
+  it("sign-in limits are reserved before the password is read: 40 guesses at once over both get 5 checks", async () => {
+    const email = `parallel-${Date.now()}@instances.test`;
+    const added = await send(a, "/api/users", {
+      method: "POST",
+      cookie: adminCookie,
+      json: { email, name: "Parallel", role: "viewer", password: "the right password" },
+    });
+    expect(added.status).toBe(201);
+    const replies = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => signIn(i % 2 ? b : a, email, `parallel guess ${i}`)),
+    );
+    const statuses = replies.map((reply) => reply.status);
+    // SIGN_IN_LIMITS.perAccountAndAddress: the first five are checked, whichever instance got them.
+    expect(statuses.filter((status) => status === 401)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(35);
+  });
+
   it("deactivation on one stops the person's session and token on the other at the next request", async () => {
     const email = `leaver-${Date.now()}@instances.test`;
     const added = await send(b, "/api/users", {

@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { ROLES } from "@/lib/domain/rights";
+import { parseRoleMap, ROLES } from "@/lib/domain/rights";
 
 const flag = z.enum(["true", "false", "1", "0"]).transform((value) => value === "true" || value === "1");
 
@@ -75,7 +75,16 @@ const envSchema = z
     /** The claim that carries a role or groups (e.g. "groups"); unset: SSO users get the default role. */
     LB_OIDC_ROLE_CLAIM: z.string().min(1).optional(),
     /** Claim values that grant a role, e.g. "sre-leads=editor,platform-admins=admin". */
-    LB_OIDC_ROLE_MAP: z.string().default(""),
+    LB_OIDC_ROLE_MAP: z
+      .string()
+      .default("")
+      .superRefine((mapping, ctx) => {
+        try {
+          parseRoleMap(mapping);
+        } catch (error) {
+          ctx.addIssue({ code: "custom", message: `LB_OIDC_ROLE_MAP: ${(error as Error).message}` });
+        }
+      }),
     LB_OIDC_DEFAULT_ROLE: z.enum(ROLES).default("viewer"),
   })
   .refine(
@@ -87,6 +96,19 @@ const envSchema = z
 export type Env = z.infer<typeof envSchema>;
 
 let cached: Env | undefined;
+
+/**
+ * What is wrong with the environment, one message a line naming the variable and the entry; empty
+ * when it is valid. The launcher (scripts/serve.ts) refuses to start with any.
+ */
+export function environmentProblems(source: NodeJS.ProcessEnv = process.env): string[] {
+  const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(source).filter(([, value]) => value !== "")));
+  if (parsed.success) return [];
+  return parsed.error.issues.map((issue) => {
+    const name = issue.path.join(".");
+    return !name || issue.message.startsWith(name) ? issue.message : `${name}: ${issue.message}`;
+  });
+}
 
 export function env(): Env {
   // An empty variable (FOO= in a shell or a compose file) means "not set".

@@ -77,6 +77,8 @@ beforeAll(async () => {
     LB_DEMO_ADMIN_PASSWORD: ADMIN.password,
     PROMETHEUS_URL: "",
     LB_METRICS_TOKEN: METRICS_TOKEN,
+    // A valid SSO role map starts (a malformed one does not: scripts/serve.test.ts).
+    LB_OIDC_ROLE_MAP: "a=admin,b=viewer",
   };
   // One after the other: the first applies the migrations and seeds; the second finds both done.
   a = await startInstance(env, ["--seed"]);

@@ -12,6 +12,7 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { EMBEDDED_POOL_SIZE, startEmbeddedPostgres, type EmbeddedPostgres } from "../lib/db/embedded";
 import { createDb } from "../lib/db/create";
+import { environmentProblems } from "../lib/env";
 import { applyMigrations } from "../lib/db/migrate/migrations";
 import { prometheus } from "../lib/prometheus/instance";
 import { syncRulesFile } from "../lib/services/rules";
@@ -55,6 +56,13 @@ function authSecret(): string {
 }
 
 async function main() {
+  // A configuration the app cannot follow stops it here, saying what to fix, rather than at the
+  // first request (or, for the SSO role map, by reading it some other way).
+  const problems = environmentProblems();
+  if (problems.length) {
+    console.error(`The configuration is not valid:\n${problems.map((problem) => `  ${problem}`).join("\n")}`);
+    process.exit(1);
+  }
   const database = await prepareDatabase();
   const applied = await applyMigrations(database.url);
   if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);

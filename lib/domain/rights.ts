@@ -96,16 +96,34 @@ export function scopesFor(role: Role): Scope[] {
 const article = (role: Role) => (role === "viewer" ? "a" : "an");
 
 /**
+ * LB_OIDC_ROLE_MAP read: comma-separated `group=role` entries, role one of viewer, editor, admin
+ * as written. Throws naming the first entry that is not one (`sre-leads=Editor`, `a:admin`,
+ * `=admin`, `x=root`) or that gives a group a second role: a map read halfway would let a group
+ * that is literally called "admin" grant admin.
+ */
+export function parseRoleMap(mapping: string): Map<string, Role> {
+  const mapped = new Map<string, Role>();
+  for (const entry of mapping.split(",").map((part) => part.trim())) {
+    if (!entry) continue;
+    const parts = entry.split("=").map((part) => part.trim());
+    const [group, role] = parts as [string, string | undefined];
+    if (parts.length !== 2 || !group || !ROLES.includes(role as Role))
+      throw new Error(`"${entry}" is not group=role with a role of ${ROLES.join(", ")} (e.g. sre-leads=editor)`);
+    if (mapped.has(group) && mapped.get(group) !== role)
+      throw new Error(`"${entry}" gives the group "${group}" a second role (it is ${mapped.get(group)} already)`);
+    mapped.set(group, role as Role);
+  }
+  return mapped;
+}
+
+/**
  * The role an SSO user gets from a claim: a value mapped to one ("sre-leads=editor,platform-admins=admin"),
- * or with no map a role's own name; the highest wins, else the fallback.
+ * or with no map a role's own name; the highest wins, else the fallback. The map is checked at
+ * start (lib/env.ts); one that is not valid throws here too.
  */
 export function roleFromClaim(claim: unknown, mapping: string, fallback: Role): Role {
   const values = (Array.isArray(claim) ? claim : [claim]).filter((v): v is string => typeof v === "string");
-  const mapped = new Map<string, Role>();
-  for (const pair of mapping.split(",")) {
-    const [value, role] = pair.split("=").map((part) => part.trim());
-    if (value && ROLES.includes(role as Role)) mapped.set(value, role as Role);
-  }
+  const mapped = parseRoleMap(mapping);
   // With a map, only mapped values count: a group that happens to be called "admin" grants nothing.
   const granted = values.flatMap((value) => {
     const role = mapped.size > 0 ? mapped.get(value) : ROLES.includes(value as Role) ? (value as Role) : undefined;

@@ -241,3 +241,183 @@ describe("numbers an audit reproduced", () => {
     }
   });
 });
+
+describe("many components and what the buckets allow (issue 26, item 10)", () => {
+  // vLLM-like queue buckets: 99,998 requests uniform on (300, 800] ms and 2 in (1920, 7680] s.
+  const farTail: Bucket[] = [
+    { upperBound: 0.3, count: 0 },
+    { upperBound: 0.8, count: 99_998 },
+    { upperBound: 1920, count: 99_998 },
+    { upperBound: 7680, count: 100_000 },
+    { upperBound: Infinity, count: 100_000 },
+  ];
+  const uniformTo = (ms: number): Bucket[] => [
+    { upperBound: ms / 1000, count: 1000 },
+    { upperBound: Infinity, count: 1000 },
+  ];
+  // The queue, then C − 1 small stages uniform on (0, 19.6/(C − 1)] ms, whose sum X lies in
+  // [0, 19.6] with mean 9.8. For t in [319.6, 800], t − X stays in (300, 800] where the queue's CDF
+  // is linear, so P(Q + X ≤ t) = 0.99998 × (t − 9.8 − 300)/500 exactly (the far tail is later than
+  // any such t): the p95 is 300 + 9.8 + 500 × 0.95/0.99998 = 784.8095 ms, whatever C is.
+  const pipelineOf = (components: number): StageHistograms => [
+    { name: "Queue", components: [{ name: "queue", buckets: farTail }] },
+    ...Array.from({ length: components - 1 }, (_, i) => ({
+      name: `Step ${i}`,
+      components: [{ name: `step ${i}`, buckets: uniformTo(19.6 / (components - 1)) }],
+    })),
+  ];
+  const truth = 300 + 9.8 + (500 * 0.95) / 0.99998;
+
+  it.each([50, 61, 100])("%i components with a far tail: the p95 is 784.8 ms, with a bound under 1 %", (components) => {
+    expect(truth).toBeCloseTo(784.8095, 4);
+    const prediction = predictEndToEnd(pipelineOf(components), { quantile: 0.95, targetMs: 800 })!;
+    expect(Math.abs(prediction.quantileMs - truth)).toBeLessThanOrEqual(prediction.errorBoundMs + 1e-9);
+    expect(prediction.errorBoundMs / truth).toBeLessThan(0.01);
+    // P(≤ 700 ms) = 0.99998 × (700 − 309.8)/500, by the same argument.
+    const within = (0.99998 * (700 - 309.8)) / 500;
+    const at700 = predictEndToEnd(pipelineOf(components), { quantile: 0.95, targetMs: 700 })!;
+    expect(Math.abs(at700.attainment - within)).toBeLessThanOrEqual(at700.attainmentError + 1e-9);
+    expect(at700.attainmentError).toBeLessThan(0.01);
+  });
+
+  it("100 components in parallel stages, one with a far tail: a bound under 1 % and within 0.5 % of 200,000 draws", () => {
+    // Ten stages of ten identical components uniform on (0, 100] ms and one stage with the queue:
+    // each uniform stage is the max of ten, F(t) = (t/100)¹⁰, sampled here a million times.
+    const stages: StageHistograms = [
+      { name: "Queue", components: [{ name: "queue", buckets: farTail }] },
+      ...Array.from({ length: 10 }, (_, s) => ({
+        name: `Fan-out ${s}`,
+        components: Array.from({ length: s === 9 ? 9 : 10 }, (_, c) => ({
+          name: `c${s}.${c}`,
+          buckets: uniformTo(100),
+        })),
+      })),
+    ];
+    const prediction = predictEndToEnd(stages, { quantile: 0.95, targetMs: 2000 })!;
+    expect(prediction.errorBoundMs / prediction.quantileMs).toBeLessThan(0.01);
+    const draw = () => {
+      let total = random() < 0.99998 ? 300 + 500 * random() : 1_920_000 + 5_760_000 * random();
+      for (let s = 0; s < 10; s++) {
+        let max = 0;
+        for (let c = 0; c < (s === 9 ? 9 : 10); c++) max = Math.max(max, 100 * random());
+        total += max;
+      }
+      return total;
+    };
+    const sample = Float64Array.from({ length: 200_000 }, draw);
+    const sampled = quantileOfSample(sample, 0.95);
+    // The sample's own p95 wanders by about ±1 ms (its standard error): 0.5 % is ~4 of those.
+    expect(Math.abs(prediction.quantileMs - sampled) / sampled).toBeLessThan(0.005);
+  });
+
+  it("gives the interval the buckets allow: each bucket's mass at its lower edge, and at its upper edge", () => {
+    // One bucket (0, 100] ms: the p50 could be anything from 0 to 100 ms.
+    const one = predictEndToEnd([{ name: "S", components: [{ name: "a", buckets: uniformTo(100) }] }], {
+      quantile: 0.5,
+      targetMs: 60,
+      bucketBounds: true,
+    })!;
+    expect(one.bucketBounds!.lowerMs).toBeCloseTo(0, 6);
+    expect(one.bucketBounds!.upperMs!).toBeGreaterThanOrEqual(100);
+    expect(one.bucketBounds!.upperMs!).toBeLessThan(100.1);
+    // Two stages, buckets (0, 100] and (100, 200] ms with 50 / 50: lower edges 0 and 100 → sum's
+    // p50 is 100 (half the pairs are 0 + 0 or 0 + 100…: P(sum ≤ 100) = 0.75 ≥ 0.5 at 100, and
+    // P(sum ≤ 99) = 0.25); upper edges 100 and 200 → p50 of {200, 300, 300, 400} = 300.
+    const halves: Bucket[] = [
+      { upperBound: 0.1, count: 50 },
+      { upperBound: 0.2, count: 100 },
+      { upperBound: Infinity, count: 100 },
+    ];
+    const two = predictEndToEnd(
+      [
+        { name: "A", components: [{ name: "a", buckets: halves }] },
+        { name: "B", components: [{ name: "b", buckets: halves }] },
+      ],
+      { quantile: 0.5, targetMs: 200, bucketBounds: true },
+    )!;
+    expect(two.bucketBounds!.lowerMs).toBeGreaterThan(99);
+    expect(two.bucketBounds!.lowerMs).toBeLessThanOrEqual(100);
+    expect(two.bucketBounds!.upperMs!).toBeGreaterThanOrEqual(300);
+    expect(two.bucketBounds!.upperMs!).toBeLessThan(301);
+    // Without being asked, it is not computed.
+    expect(
+      predictEndToEnd([{ name: "S", components: [{ name: "a", buckets: uniformTo(100) }] }], {
+        quantile: 0.5,
+        targetMs: 60,
+      })!.bucketBounds,
+    ).toBeNull();
+  });
+
+  it("has no finite upper bound when the +Inf bucket's share reaches the quantile", () => {
+    const tail: Bucket[] = [
+      { upperBound: 0.1, count: 90 },
+      { upperBound: Infinity, count: 100 },
+    ];
+    const p = predictEndToEnd([{ name: "S", components: [{ name: "a", buckets: tail }] }], {
+      quantile: 0.95,
+      targetMs: 50,
+      bucketBounds: true,
+    })!;
+    expect(p.bucketBounds!.lowerMs).toBeGreaterThan(99.9);
+    expect(p.bucketBounds!.lowerMs).toBeLessThanOrEqual(100);
+    expect(p.bucketBounds!.upperMs).toBeNull();
+    const p50 = predictEndToEnd([{ name: "S", components: [{ name: "a", buckets: tail }] }], {
+      quantile: 0.5,
+      targetMs: 50,
+      bucketBounds: true,
+    })!;
+    expect(p50.bucketBounds!.upperMs!).toBeLessThan(100.1);
+  });
+
+  const histograms = fc
+    .array(fc.integer({ min: 0, max: 50 }), { minLength: 3, maxLength: 8 })
+    .filter((counts) => counts.some((c) => c > 0))
+    .map((increments): Bucket[] => {
+      let c = 0;
+      const bounds = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1].slice(0, increments.length - 1);
+      return [...bounds, Infinity].map((upperBound, i) => ({ upperBound, count: (c += increments[i]!) }));
+    })
+    .filter((b) => b[b.length - 1]!.count > 0);
+  const pipelines = fc.array(fc.array(histograms, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 4 });
+
+  it("the buckets' interval always holds the uniform reading and its bound (property)", () => {
+    fc.assert(
+      fc.property(pipelines, fc.constantFrom(0.5, 0.9, 0.95, 0.99), (shape, q) => {
+        const stages: StageHistograms = shape.map((components, s) => ({
+          name: `s${s}`,
+          components: components.map((buckets, c) => ({ name: `c${s}.${c}`, buckets })),
+        }));
+        const p = predictEndToEnd(stages, { quantile: q, targetMs: 100, bucketBounds: true })!;
+        expect(p.bucketBounds!.lowerMs).toBeLessThanOrEqual(p.quantileMs - p.errorBoundMs + 1e-9);
+        if (p.bucketBounds!.upperMs !== null)
+          expect(p.bucketBounds!.upperMs).toBeGreaterThanOrEqual(p.quantileMs + p.errorBoundMs - 1e-9);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it("adding time to a component never lowers the prediction beyond its bound (property)", () => {
+    fc.assert(
+      fc.property(pipelines, fc.integer({ min: 1, max: 500 }), (shape, ms) => {
+        const stages: StageHistograms = shape.map((components, s) => ({
+          name: `s${s}`,
+          components: components.map((buckets, c) => ({ name: `c${s}.${c}`, buckets })),
+        }));
+        const base = predictEndToEnd(stages, { quantile: 0.95, targetMs: 100, bucketBounds: true })!;
+        const slower = predictEndToEnd(stages, {
+          quantile: 0.95,
+          targetMs: 100,
+          bucketBounds: true,
+          changes: [{ stage: 0, component: 0, label: "c0.0", kind: "shift", ms }],
+        })!;
+        expect(slower.quantileMs + slower.errorBoundMs).toBeGreaterThanOrEqual(
+          base.quantileMs - base.errorBoundMs - 1e-9,
+        );
+        expect(slower.bucketBounds!.lowerMs).toBeGreaterThanOrEqual(
+          base.bucketBounds!.lowerMs - 2 * base.errorBoundMs - 1e-6,
+        );
+      }),
+      { numRuns: 100 },
+    );
+  });
+});

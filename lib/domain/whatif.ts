@@ -7,10 +7,16 @@ import { normaliseBuckets, type Bucket } from "./histogram";
 // and the measured end-to-end histogram is that correlation.
 //
 // Everything lives on one grid of step h. Each stage's time is rounded *up* to the grid, so the
-// computed sum is never below the true one and at most K·h above it (K stages). Each component's
-// far tail (beyond its 1 − ε quantile, ε from tailEpsilon) is folded onto that point, so the grid
-// spans what matters; that moves at most C·ε of probability (C components), and the bound covers it too.
-// The answer is the middle of the resulting interval. One convolution, no sampling noise.
+// computed sum is never below the true one and at most K·h above it (K stages); h is chosen from
+// the answer (K·h/2 under 0.4 % of a lower estimate of it), not from the number of components.
+// Far tails are folded onto a cap chosen per stage, all of them together moving at most a fixed
+// share of probability (a tenth of 1 − q, at most 10⁻³) whatever the number of components, and
+// the bound counts exactly what was moved. The answer is the middle of the resulting interval.
+// One convolution, no sampling noise.
+//
+// The buckets themselves cannot say where inside a bucket requests fall: `bucketBounds` is the
+// interval between putting every bucket's mass at its lower edge and at its upper edge (the +Inf
+// bucket's mass then unbounded), the same computation on those two readings.
 
 export type ComponentHistogram = { name: string; buckets: readonly Bucket[] | null };
 export type StageHistograms = { name: string; components: ComponentHistogram[] }[];
@@ -32,12 +38,30 @@ export type Prediction = {
   cdf: [number, number][];
   /** Components left out because they have no data (their stage counts only the rest). */
   missing: string[];
+  /** What the buckets allow, when asked for (options.bucketBounds); null otherwise. */
+  bucketBounds: BucketBounds | null;
 };
+
+/**
+ * The q-quantile with every bucket's mass at its lower edge (lowerMs) and at its upper edge
+ * (upperMs; null when the +Inf bucket's share reaches the quantile, so no finite bound holds).
+ * Any placement of requests inside their buckets gives a value in between; the uniform reading
+ * (quantileMs ± errorBoundMs) always lies inside.
+ */
+export type BucketBounds = { lowerMs: number; upperMs: number | null };
 
 /** Mass between consecutive bounds, in ms: the piecewise-uniform reading of a histogram. */
 type Pieces = { lo: number; hi: number; mass: number }[];
 
-function piecesOf(buckets: readonly Bucket[]): { pieces: Pieces; tailMass: number } | null {
+/**
+ * A component's histogram three ways: Prometheus's reading (uniform inside each bucket, the +Inf
+ * bucket at the last finite bound), and the two extremes the buckets allow — every bucket's mass
+ * at its lower edge, and at its upper edge (the +Inf bucket's mass then has no finite place: it is
+ * left out, so the distribution holds less than 1 and the rest is "later than any time").
+ */
+type Readings = { uniform: Pieces; lower: Pieces; upper: Pieces; tailMass: number };
+
+function readingsOf(buckets: readonly Bucket[]): Readings | null {
   const sorted = normaliseBuckets(buckets);
   const last = sorted[sorted.length - 1];
   if (!last || last.upperBound !== Number.POSITIVE_INFINITY || !(last.count > 0) || sorted.length < 2) return null;
@@ -56,8 +80,13 @@ function piecesOf(buckets: readonly Bucket[]): { pieces: Pieces; tailMass: numbe
   }
   // The +Inf bucket's share sits at the last finite bound: the least it can be.
   const tailMass = (total - previousCount) / total;
-  if (tailMass > 0) pieces.push({ lo: previousBound * 1000, hi: previousBound * 1000, mass: tailMass });
-  return { pieces, tailMass };
+  const tail: Pieces = tailMass > 0 ? [{ lo: previousBound * 1000, hi: previousBound * 1000, mass: tailMass }] : [];
+  return {
+    uniform: [...pieces, ...tail],
+    lower: [...pieces.map((p) => ({ lo: p.lo, hi: p.lo, mass: p.mass })), ...tail],
+    upper: pieces.map((p) => ({ lo: p.hi, hi: p.hi, mass: p.mass })),
+    tailMass,
+  };
 }
 
 function applyChange(pieces: Pieces, change: Change | undefined): Pieces {
@@ -91,7 +120,11 @@ function cdfOnGrid(pieces: Pieces, h: number, n: number): Float64Array {
   for (const { lo, hi, mass } of pieces) {
     if (hi <= lo) {
       // A point mass at lo counts from the first grid point at or above it.
-      whole[Math.min(n, Math.ceil(lo / h - 1e-9))]! += mass;
+      whole[Math.max(0, Math.min(n, Math.ceil(lo / h - 1e-9)))]! += mass;
+      continue;
+    }
+    if (hi <= 0) {
+      whole[0]! += mass;
       continue;
     }
     const kLo = Math.max(0, Math.ceil(lo / h - 1e-9));
@@ -105,40 +138,95 @@ function cdfOnGrid(pieces: Pieces, h: number, n: number): Float64Array {
   return cdf;
 }
 
-/** The least share of a component's probability folded onto its cap. */
-export const TAIL_EPSILON = 1e-6;
-
-/**
- * The share of each component's far tail folded onto its cap, chosen from the question: all the
- * folded mass together stays under a tenth of 1 − q (and under 10⁻³), so it moves the answer by
- * no more than the bound says, while one rare observation hours out (2 in 100,000 in vLLM's
- * 1920–7680 s queue bucket) no longer stretches the grid over hours and makes every cell seconds wide.
- */
-export function tailEpsilon(quantile: number, components: number): number {
-  const budget = Math.min(1e-3, Math.max(0, 1 - quantile) / 10);
-  return Math.max(TAIL_EPSILON, budget / Math.max(1, components));
+/** The share of the distribution above w (w ≥ 0). */
+function massAbove(pieces: Pieces, w: number): number {
+  let above = 0;
+  for (const { lo, hi, mass } of pieces) {
+    if (hi <= lo) above += lo > w ? mass : 0;
+    else if (w < lo) above += mass;
+    else if (w < hi) above += (mass * (hi - w)) / (hi - lo);
+  }
+  return above;
 }
 
-/** The (1 − ε) quantile of a piecewise-uniform distribution. */
-function capOf(pieces: Pieces, epsilon: number): number {
-  const target = 1 - epsilon;
+/** P(X ≤ t) of a piecewise-uniform distribution. */
+function massAtOrBelow(pieces: Pieces, t: number): number {
   let below = 0;
-  for (const { lo, hi, mass } of [...pieces].sort((a, b) => a.hi - b.hi)) {
-    if (below + mass >= target) return hi <= lo ? lo : lo + ((target - below) / mass) * (hi - lo);
-    below += mass;
+  for (const { lo, hi, mass } of pieces) {
+    if (hi <= lo) below += lo <= t ? mass : 0;
+    else if (t >= hi) below += mass;
+    else if (t > lo) below += (mass * (t - lo)) / (hi - lo);
   }
-  return Math.max(0, ...pieces.map((p) => p.hi));
+  return below;
+}
+
+/**
+ * The share of probability the tails may move, all components together: under a tenth of 1 − q
+ * (and under 10⁻³), whatever the number of components, so it moves the answer by no more than the
+ * bound says. It is shared out where it narrows the grid most (see chooseCaps), not evenly.
+ */
+export function foldBudget(quantile: number): number {
+  return Math.min(1e-3, Math.max(0, 1 - quantile) / 10);
+}
+
+/**
+ * Where each stage's distribution is cut (its far tail folded onto that point), so the folded mass
+ * stays within the budget and the grid spans as little as it can: minimise Σ w_s subject to
+ * Σ_s P(stage s > w_s) ≤ budget (each stage's share bounded by the sum over its components). The
+ * Lagrangian min over w of w + λ·H_s(w) is reached at a bucket edge (H_s is linear between edges),
+ * so each stage only tries its edges, and λ is found by bisection. One rare observation hours out
+ * (2 in 100,000 in vLLM's 1920–7680 s queue bucket) is folded whole, with its exact mass, however
+ * many components there are.
+ */
+function chooseCaps(stages: Pieces[][], budget: number): { caps: number[]; folded: number } {
+  const tables = stages.map((components) => {
+    const edges = new Set<number>([0]);
+    for (const pieces of components)
+      for (const { lo, hi } of pieces) {
+        if (lo > 0) edges.add(lo);
+        if (hi > 0) edges.add(hi);
+      }
+    const knots = [...edges].sort((a, b) => a - b);
+    const above = knots.map((w) => components.reduce((sum, pieces) => sum + massAbove(pieces, w), 0));
+    return { knots, above };
+  });
+  const choose = (lambda: number) =>
+    tables.map(({ knots, above }) => {
+      // From the widest edge down; a lower edge only when strictly better (ties keep the mass).
+      let best = knots.length - 1;
+      let bestCost = knots[best]! + lambda * above[best]!;
+      for (let i = knots.length - 2; i >= 0; i--) {
+        const cost = knots[i]! + lambda * above[i]!;
+        if (cost < bestCost) [best, bestCost] = [i, cost];
+      }
+      return best;
+    });
+  const foldedBy = (choice: number[]) => choice.reduce((sum, i, s) => sum + tables[s]!.above[i]!, 0);
+  let [low, high] = [-12, 40]; // log10 λ
+  let choice = choose(10 ** high);
+  if (foldedBy(choose(10 ** low)) <= budget) choice = choose(10 ** low);
+  else
+    for (let i = 0; i < 80; i++) {
+      const mid = (low + high) / 2;
+      const tried = choose(10 ** mid);
+      if (foldedBy(tried) <= budget) [high, choice] = [mid, tried];
+      else low = mid;
+    }
+  return { caps: choice.map((i, s) => tables[s]!.knots[i]!), folded: foldedBy(choice) };
 }
 
 /** Rounded-up probabilities: cell (k−1)h..kh goes to k; returns the pmf up to the last non-zero. */
-function pmfOf(cdf: Float64Array): Float64Array {
+function pmfOf(cdf: Float64Array, full: number): Float64Array {
   let last = cdf.length - 1;
-  while (last > 0 && cdf[last - 1]! >= 1 - 1e-12) last--;
+  while (last > 0 && cdf[last - 1]! >= full - 1e-12) last--;
   const pmf = new Float64Array(last + 1);
   pmf[0] = cdf[0]!;
   for (let k = 1; k <= last; k++) pmf[k] = Math.max(0, cdf[k]! - cdf[k - 1]!);
   return pmf;
 }
+
+/** A pmf on grid cells start, start + 1, …: leading cells of negligible mass are dropped. */
+type Dist = { start: number; p: Float64Array };
 
 function convolve(a: Float64Array, b: Float64Array): Float64Array {
   const out = new Float64Array(a.length + b.length - 1);
@@ -150,87 +238,203 @@ function convolve(a: Float64Array, b: Float64Array): Float64Array {
   return out;
 }
 
-/** Grid cells over the widest possible sum: fine enough for a ~0.1 % error bound, fast enough for 10 stages. */
+/** Mass trimmed from either end of a partial sum, per convolution: accounted for in the bound. */
+const TRIM = 1e-15;
+
+/**
+ * Trims a partial sum's ends: the low end's mass moves up onto the first kept cell (counted in
+ * `raised`), the high end's folds down onto the last kept cell (counted in `folded`).
+ */
+function trim(d: Dist): { d: Dist; raised: number; folded: number } {
+  const p = d.p;
+  let first = 0;
+  let raised = 0;
+  while (first < p.length - 1 && raised + p[first]! <= TRIM) raised += p[first++]!;
+  let last = p.length - 1;
+  let folded = 0;
+  while (last > first && folded + p[last]! <= TRIM) folded += p[last--]!;
+  if (first === 0 && last === p.length - 1) return { d, raised: 0, folded: 0 };
+  const kept = p.slice(first, last + 1);
+  kept[0]! += raised;
+  kept[kept.length - 1]! += folded;
+  return { d: { start: d.start + first, p: kept }, raised, folded };
+}
+
+/** Grid cells over the widest possible sum, at least: fine enough for a ~0.1 % bound on a few stages. */
 export const GRID_CELLS = 4096;
+/** The grid's own error is kept under this share of the answer (a lower estimate of it)… */
+export const GRID_PRECISION = 0.004;
+/** …with at most this many cells over the sum's span. */
+export const MAX_GRID_CELLS = 1 << 16;
+
+type Solved = {
+  low: number;
+  high: number;
+  attainmentLow: number;
+  attainmentHigh: number;
+  cdf: [number, number][];
+};
+
+/**
+ * The q-quantile of Σ_s max_i X_si, as an interval that contains the exact answer for the given
+ * distributions. Each stage starts at the largest of its components' least values, m_s: that part
+ * adds exactly (M = Σ m_s) and only the rest, Y_s, goes on the grid. With S the true sum, T ≤ S the
+ * sum with tails folded (T = S but with probability ≤ F, counted exactly) and U the rounded-up T
+ * (T ≤ U ≤ T + K·h, K the stages wider than a point), and D the mass trimmed off U's low end:
+ * Q_S(q) ∈ [Q_U(q − D) − K·h, Q_U(q + F)], P(S ≤ t) ∈ [P(U ≤ t) − F, P(U ≤ t + K·h) + D].
+ * The cell h is chosen for the answer (K·h/2 under GRID_PRECISION of a lower estimate of it), not
+ * from the number of components. A distribution that holds less than 1 (the upper-edge reading)
+ * has the rest at +∞: its quantile is Infinity when the finite part does not reach it.
+ */
+function solve(stages: Pieces[][], quantile: number, targetMs: number, refine = true): Solved {
+  const shifted = stages.map((components) => {
+    const least = (pieces: Pieces) => (pieces.length ? Math.min(...pieces.map((p) => Math.max(0, p.lo))) : 0);
+    const m = Math.max(0, ...components.map(least));
+    return {
+      m,
+      components: components.map((pieces) => pieces.map((p) => ({ lo: p.lo - m, hi: p.hi - m, mass: p.mass }))),
+      finite: components.map((pieces) => pieces.reduce((sum, p) => sum + p.mass, 0)),
+    };
+  });
+  const M = shifted.reduce((sum, s) => sum + s.m, 0);
+  const full = shifted.reduce((prod, s) => prod * s.finite.reduce((a, b) => a * b, 1), 1);
+  const { caps, folded: tailsFolded } = chooseCaps(
+    shifted.map((s) => s.components),
+    foldBudget(quantile),
+  );
+  const K = caps.filter((w) => w > 0).length;
+  const span = caps.reduce((a, b) => a + b, 0);
+
+  // A lower estimate of the answer: S ≥ M + Y_s for every stage, so Q_S(q) ≥ M + max_s Q_{Y_s}(q).
+  let estimate = M;
+  shifted.forEach((s, i) => {
+    const cdf = (t: number) => s.components.reduce((prod, pieces) => prod * massAtOrBelow(pieces, t), 1);
+    if (cdf(caps[i]!) < quantile) return void (estimate = Math.max(estimate, M + caps[i]!));
+    let [lo, hi] = [0, caps[i]!];
+    for (let j = 0; j < 40; j++) {
+      const mid = (lo + hi) / 2;
+      if (cdf(mid) >= quantile) hi = mid;
+      else lo = mid;
+    }
+    estimate = Math.max(estimate, M + lo);
+  });
+  const onGrid = (h: number): Solved => {
+    let sum: Dist | null = null;
+    let raised = 0;
+    let folded = tailsFolded;
+    shifted.forEach((s, i) => {
+      const n = Math.ceil(caps[i]! / h - 1e-9);
+      const stageCdf = new Float64Array(n + 1).fill(1);
+      s.components.forEach((pieces, c) => {
+        const cdf = cdfOnGrid(pieces, h, n);
+        // What lies beyond the cap is folded onto the last point.
+        cdf[n] = s.finite[c]!;
+        for (let k = 0; k <= n; k++) stageCdf[k]! *= Math.min(s.finite[c]!, cdf[k]!);
+      });
+      const stageFull = s.finite.reduce((a, b) => a * b, 1);
+      const pmf = pmfOf(stageCdf, stageFull);
+      if (!sum) sum = { start: 0, p: pmf };
+      else {
+        const trimmed = trim({ start: sum.start, p: convolve(sum.p, pmf) });
+        sum = trimmed.d;
+        raised += trimmed.raised;
+        folded += trimmed.folded;
+      }
+    });
+    const { start, p } = sum ?? { start: 0, p: Float64Array.of(full) };
+    const cumulative = new Float64Array(p.length);
+    let running = 0;
+    for (let k = 0; k < p.length; k++) cumulative[k] = running += p[k]!;
+    // Float drift only: the computed total is `full` up to rounding.
+    const scale = running > 0 ? full / running : 1;
+    for (let k = 0; k < p.length; k++) cumulative[k]! *= scale;
+    const valueAt = (k: number) => M + (start + k) * h;
+    const quantileOfUpper = (q: number) => {
+      if (q <= 0) return valueAt(0);
+      if (q > cumulative[cumulative.length - 1]! + 1e-12)
+        return q > full - 1e-12 && full < 1 ? Infinity : valueAt(cumulative.length - 1);
+      let k = 0;
+      while (k < cumulative.length - 1 && cumulative[k]! < q - 1e-12) k++;
+      return valueAt(k);
+    };
+    const cdfOfUpperAt = (ms: number) => {
+      const k = Math.floor((ms - M) / h + 1e-9) - start;
+      return k < 0 ? 0 : k >= cumulative.length ? full : cumulative[k]!;
+    };
+    const rounding = K * h;
+    const low = Math.max(M, quantileOfUpper(quantile - raised) - rounding);
+    const high = quantileOfUpper(Math.min(1, quantile + folded));
+    const attainmentLow = Math.max(0, cdfOfUpperAt(targetMs) - folded);
+    const attainmentHigh = Math.min(1, cdfOfUpperAt(targetMs + rounding) + raised);
+    const cdf: [number, number][] = [];
+    const step = Math.max(1, Math.floor(cumulative.length / 200));
+    for (let k = 0; k < cumulative.length; k += step) cdf.push([valueAt(k) - rounding / 2, cumulative[k]!]);
+    return { low, high, attainmentLow, attainmentHigh, cdf };
+  };
+  // The grid's rounding (K·h/2) is kept under GRID_PRECISION of the answer: one pass when a cheap
+  // lower estimate already shows it; else a coarse pass gives a better lower bound (its own low
+  // end) and the grid is refined for it.
+  if (span === 0 || K === 0) return onGrid(1);
+  const coarse = span / GRID_CELLS;
+  const finest = span / MAX_GRID_CELLS;
+  if (!refine || (K * coarse) / 2 <= GRID_PRECISION * estimate) return onGrid(coarse);
+  const first = onGrid(coarse);
+  const h = Math.max(finest, Math.min(coarse, (2 * GRID_PRECISION * first.low) / K));
+  return h < coarse * 0.95 ? onGrid(h) : first;
+}
 
 export function predictEndToEnd(
   stages: StageHistograms,
-  options: { quantile: number; targetMs: number; changes?: readonly Change[] },
+  options: { quantile: number; targetMs: number; changes?: readonly Change[]; bucketBounds?: boolean },
 ): Prediction | null {
   const changeOf = new Map((options.changes ?? []).map((c) => [`${c.stage}.${c.component}`, c]));
   const missing: string[] = [];
   let isLowerBound = false;
-  const stagePieces: Pieces[][] = [];
+  const read: Readings[][] = [];
   stages.forEach((stage, s) => {
-    const components: Pieces[] = [];
+    const components: Readings[] = [];
     stage.components.forEach((component, c) => {
-      const read = component.buckets ? piecesOf(component.buckets) : null;
-      if (!read) {
+      const readings = component.buckets ? readingsOf(component.buckets) : null;
+      if (!readings) {
         missing.push(component.name);
         return;
       }
-      if (read.tailMass > 0) isLowerBound = true;
-      components.push(applyChange(read.pieces, changeOf.get(`${s}.${c}`)));
+      if (readings.tailMass > 0) isLowerBound = true;
+      const change = changeOf.get(`${s}.${c}`);
+      components.push({
+        uniform: applyChange(readings.uniform, change),
+        lower: applyChange(readings.lower, change),
+        upper: applyChange(readings.upper, change),
+        tailMass: readings.tailMass,
+      });
     });
-    if (components.length) stagePieces.push(components);
+    if (components.length) read.push(components);
   });
-  if (stagePieces.length === 0) return null;
+  if (read.length === 0) return null;
 
-  const componentCount = stagePieces.reduce((n, c) => n + c.length, 0);
-  const epsilon = tailEpsilon(options.quantile, componentCount);
-  const widest = stagePieces.map((components) => Math.max(...components.map((p) => capOf(p, epsilon)), 0));
-  const span = widest.reduce((a, b) => a + b, 0);
-  const h = Math.max(span / GRID_CELLS, 1e-6);
-
-  let sum: Float64Array | null = null;
-  for (const [i, components] of stagePieces.entries()) {
-    const n = Math.ceil(widest[i]! / h) + 1;
-    const stageCdf = new Float64Array(n + 1).fill(1);
-    for (const pieces of components) {
-      const cdf = cdfOnGrid(pieces, h, n);
-      // What lies beyond the grid is folded onto its last point.
-      cdf[n] = 1;
-      for (let k = 0; k <= n; k++) stageCdf[k]! *= Math.min(1, cdf[k]!);
-    }
-    const pmf = pmfOf(stageCdf);
-    sum = sum ? convolve(sum, pmf) : pmf;
+  const of = (reading: "uniform" | "lower" | "upper") => read.map((components) => components.map((c) => c[reading]));
+  const uniform = solve(of("uniform"), options.quantile, options.targetMs);
+  let bucketBounds: BucketBounds | null = null;
+  if (options.bucketBounds) {
+    // The buckets' own resolution dwarfs the coarse grid's: no refinement for these two.
+    const lower = solve(of("lower"), options.quantile, options.targetMs, false);
+    const upper = solve(of("upper"), options.quantile, options.targetMs, false);
+    // Both ends are bounds on what the buckets allow, widened to hold the uniform reading's own
+    // interval (it lies between the two extremes; only the grids' rounding could say otherwise).
+    bucketBounds = {
+      lowerMs: Math.min(lower.low, uniform.low),
+      upperMs: Number.isFinite(upper.high) ? Math.max(upper.high, uniform.high) : null,
+    };
   }
-  const pmf = sum!;
-  const cumulative = new Float64Array(pmf.length);
-  let running = 0;
-  for (let k = 0; k < pmf.length; k++) cumulative[k] = running += pmf[k]!;
-  const total = running;
-  const stagesCount = stagePieces.length;
-  const folded = componentCount * epsilon;
-  // With S the true sum, T ≤ S the sum with tails folded (equal but with probability ≤ C·ε) and
-  // U the rounded-up T (T ≤ U ≤ T + K·h): S's q-quantile lies in [Q_U(q) − K·h, Q_U(q + C·ε)].
-  const quantileOfUpper = (q: number) => {
-    const rank = Math.min(1, q) * total;
-    let k = 0;
-    while (k < cumulative.length - 1 && cumulative[k]! < rank - 1e-12) k++;
-    return k * h;
-  };
-  const cdfOfUpperAt = (ms: number) => {
-    const k = Math.floor(ms / h + 1e-9);
-    return k < 0 ? 0 : k >= cumulative.length ? 1 : cumulative[k]! / total;
-  };
-  const low = Math.max(0, quantileOfUpper(options.quantile) - stagesCount * h);
-  const high = quantileOfUpper(options.quantile + folded);
-  // P(S ≤ t) lies between P(U ≤ t) − C·ε and P(U ≤ t + K·h).
-  const attainmentLow = Math.max(0, cdfOfUpperAt(options.targetMs) - folded);
-  const attainmentHigh = cdfOfUpperAt(options.targetMs + stagesCount * h);
-  const halfWidth = (stagesCount * h) / 2;
-  const cdf: [number, number][] = [];
-  const step = Math.max(1, Math.floor(cumulative.length / 200));
-  for (let k = 0; k < cumulative.length; k += step) cdf.push([k * h - halfWidth, cumulative[k]! / total]);
   return {
-    quantileMs: (low + high) / 2,
-    errorBoundMs: (high - low) / 2,
+    quantileMs: (uniform.low + uniform.high) / 2,
+    errorBoundMs: (uniform.high - uniform.low) / 2,
     isLowerBound,
-    attainment: (attainmentLow + attainmentHigh) / 2,
-    attainmentError: (attainmentHigh - attainmentLow) / 2,
-    cdf,
+    attainment: (uniform.attainmentLow + uniform.attainmentHigh) / 2,
+    attainmentError: (uniform.attainmentHigh - uniform.attainmentLow) / 2,
+    cdf: uniform.cdf,
     missing,
+    bucketBounds,
   };
 }
 

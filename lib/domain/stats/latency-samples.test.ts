@@ -75,6 +75,47 @@ describe("latency samples: exact below the raw limit, sketched above it", () => 
     );
   });
 
+  it("addSpread is add() of each evenly spread value: the same ranks, count and sum, raw or sketched", () => {
+    const spread = (lo: number, hi: number, n: number) =>
+      Array.from({ length: n }, (_, k) => lo + ((hi - lo) * (k + 0.5)) / n);
+    const cases: { before: number[]; lo: number; hi: number; n: number }[] = [
+      { before: [], lo: 0, hi: 5, n: 1000 }, // stays raw: exact
+      { before: [], lo: 200, hi: 500, n: RAW_LIMIT * 3 }, // spills first
+      { before: spread(0, 100, 60_000), lo: 0, hi: 1e-6, n: RAW_LIMIT }, // crosses the limit, tiny values
+      { before: spread(0, 100, RAW_LIMIT + 1), lo: 1e-9, hi: 3e7, n: 250_000 }, // already sketched, wide range
+      { before: spread(0, 100, RAW_LIMIT + 1), lo: 700, hi: 700, n: 500_000 }, // +Inf bucket: one value
+      { before: [], lo: -5, hi: 5, n: RAW_LIMIT * 2 }, // negative, zero and positive bins
+    ];
+    for (const { before, lo, hi, n } of cases) {
+      const one = filled([...before, ...spread(lo, hi, n)]);
+      const bulk = filled(before);
+      bulk.addSpread(lo, hi, n);
+      expect(bulk.count).toBe(one.count);
+      expect(bulk.isExact).toBe(one.isExact);
+      expect(Math.abs(bulk.sum - one.sum)).toBeLessThanOrEqual(1e-9 * Math.abs(one.sum) + 1e-6);
+      const [a, b] = [one.ranks(), bulk.ranks()];
+      for (const q of [0, 1e-6, 0.001, 0.1, 0.25, 0.5, 0.9, 0.95, 0.99, 0.999, 1]) {
+        const rank = 1 + Math.round(q * (one.count - 1));
+        expect(b.valueAtRank(rank)).toBe(a.valueAtRank(rank));
+      }
+    }
+  });
+
+  it("addSpread of 20 million values gives the uniform's percentiles within the sketch's accuracy", () => {
+    // 20M values evenly over (0, 1000] ms: the p-quantile is 1000·p (hand computation).
+    const samples = new LatencySamples();
+    samples.addSpread(0, 1000, 20_000_000);
+    expect(samples).toMatchObject({ count: 20_000_000, sum: 20_000_000 * 500, isExact: false });
+    for (const p of [0.25, 0.5, 0.95, 0.99]) {
+      const estimate = quantileWithCI(samples.ranks(), p);
+      expect(estimate.ok).toBe(true);
+      if (!estimate.ok) continue;
+      expect(Math.abs(estimate.value - 1000 * p) / (1000 * p)).toBeLessThanOrEqual(RELATIVE_ACCURACY * 1.01);
+      expect(estimate.lower).toBeLessThanOrEqual(estimate.value);
+      expect(estimate.upper).toBeGreaterThanOrEqual(estimate.value);
+    }
+  });
+
   it("round-trips through bytes, raw and sketched", () => {
     for (const n of [10, RAW_LIMIT + 500]) {
       const original = filled(Array.from({ length: n }, (_, i) => i + 1));

@@ -174,6 +174,85 @@ export class LatencySamples {
     this.hasPending = true;
   }
 
+  /**
+   * Adds n values spread evenly over [lo, hi]: lo + (hi − lo)(k + ½)/n for k = 0…n−1, as add() would
+   * each, without a step per value once they go to the sketch. The values are in order, so those
+   * that share a sketch bin are a run; each run's end is guessed from the bin's upper bound, checked
+   * with the sketch's own key function (searched for if the guess is off) and added with its length
+   * as weight. The work grows with the number of bins the range covers (O(log n)), not with n.
+   */
+  addSpread(lo: number, hi: number, n: number): void {
+    if (!(n > 0)) return;
+    n = Math.round(n);
+    const width = Math.max(0, hi - lo);
+    const at = (k: number) => lo + (width * (k + 0.5)) / n;
+    if (this.raw) {
+      if (this.rawCount + n <= RAW_LIMIT) {
+        for (let k = 0; k < n; k++) this.add(at(k));
+        return;
+      }
+      this.spill();
+    }
+    const sketch = this.sketchStore!;
+    const pending = this.pending!;
+    const keyOf = this.keyOf!;
+    const { _multiplier: m, _offset: o } = (sketch as unknown as { mapping: Mapping }).mapping;
+    const logarithmic = typeof m === "number" && typeof o === "number";
+    // One ordered id per bin: negative values' bins, then zero, then positive values' bins.
+    const POSITIVE = 2 ** 40;
+    const binOf = (value: number) => (value > 0 ? POSITIVE + keyOf(value) : value < 0 ? -keyOf(-value) : POSITIVE / 2);
+
+    for (let first = 0; first < n;) {
+      const value = at(first);
+      const bin = binOf(value);
+      const inBin = (k: number) => binOf(at(k)) === bin;
+      // The last k whose value is at most the bin's upper bound, 2^((key − offset)/multiplier).
+      let guess = first;
+      if (value > 0 && logarithmic && width > 0) {
+        const upper = 2 ** ((bin - POSITIVE - o) / m);
+        guess = Math.min(n - 1, Math.max(first, Math.floor(((upper - lo) * n) / width - 0.5)));
+      }
+      // inside is in the bin, outside is not (or is n); the run ends between them.
+      let inside = first;
+      let outside = n;
+      if (guess > first) {
+        if (inBin(guess)) inside = guess;
+        else {
+          outside = guess;
+          for (let step = 1; outside - step > inside; step *= 2) {
+            if (inBin(outside - step)) {
+              inside = outside - step;
+              break;
+            }
+            outside -= step;
+          }
+        }
+      }
+      if (outside === n)
+        for (let step = 1; inside + step < n; step *= 2) {
+          if (!inBin(inside + step)) {
+            outside = inside + step;
+            break;
+          }
+          inside += step;
+        }
+      while (outside - inside > 1) {
+        const middle = Math.floor((inside + outside) / 2);
+        if (inBin(middle)) inside = middle;
+        else outside = middle;
+      }
+      const weight = inside - first + 1;
+      const key = value > 0 ? bin - POSITIVE + PENDING_OFFSET : -1;
+      if (key >= 0 && key < PENDING_SIZE) {
+        pending[key]! += weight;
+        this.hasPending = true;
+      } else sketch.accept(value, weight);
+      first = inside + 1;
+    }
+    this.count += n;
+    this.sum += n * lo + (width * n) / 2; // Σ at(k)
+  }
+
   /** The sketch with every pending count handed over. */
   private get sketch(): DDSketch | null {
     if (this.hasPending && this.sketchStore && this.pending) {

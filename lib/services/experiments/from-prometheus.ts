@@ -30,9 +30,11 @@ const importSchema = z.object({
   tokensMetric: metricNameSchema.default("llm_tokens_total"),
 });
 
-const MAX_SPREAD_PER_BUCKET = 200_000;
-
-/** Adds a histogram's observations as evenly spread values (the +Inf bucket at its lower bound). */
+/**
+ * Adds a histogram's observations as evenly spread values (the +Inf bucket at its lower bound).
+ * Beyond the raw-sample limit each bucket goes into the sketch bin by bin, with counts as weights:
+ * no step per observation, so a month of requests costs what an hour does.
+ */
 export function addBucketsAsSamples(acc: VariantAccumulator, buckets: Bucket[], toMs = 1000): number {
   let previousBound = 0;
   let previousCount = 0;
@@ -40,14 +42,10 @@ export function addBucketsAsSamples(acc: VariantAccumulator, buckets: Bucket[], 
   for (const bucket of normaliseBuckets(buckets)) {
     const count = Math.round(bucket.count - previousCount);
     const upper = Number.isFinite(bucket.upperBound) ? bucket.upperBound : previousBound;
-    const spread = Math.min(count, MAX_SPREAD_PER_BUCKET);
-    for (let k = 0; k < spread; k++) {
-      const value = (previousBound + ((upper - previousBound) * (k + 0.5)) / spread) * toMs;
-      acc.latency.ttftMs.add(value);
+    if (count > 0) {
+      acc.latency.ttftMs.addSpread(previousBound * toMs, upper * toMs, count);
+      added += count;
     }
-    // Beyond the spread limit the rest of the bucket is represented by its midpoint.
-    for (let k = spread; k < count; k++) acc.latency.ttftMs.add(((previousBound + upper) / 2) * toMs);
-    added += count;
     previousBound = Number.isFinite(bucket.upperBound) ? bucket.upperBound : previousBound;
     previousCount = bucket.count;
   }

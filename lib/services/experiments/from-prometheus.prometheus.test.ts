@@ -5,7 +5,10 @@ import { EMBEDDED_POOL_SIZE } from "@/lib/db/embedded";
 import { createPrometheusClient } from "@/lib/prometheus/client";
 import { createService } from "../services";
 import { createExperiment, getAnalysis } from "./experiments";
-import { importFromPrometheus } from "./from-prometheus";
+import { addBucketsAsSamples, importFromPrometheus } from "./from-prometheus";
+import { newAccumulator } from "@/lib/domain/experiments";
+import { RELATIVE_ACCURACY } from "@/lib/domain/stats/latency-samples";
+import { quantileWithCI } from "@/lib/domain/stats/quantile-ci";
 import { testUser } from "@/test/actors";
 
 const db = createDb(inject("databaseUrl"), EMBEDDED_POOL_SIZE);
@@ -56,5 +59,36 @@ describe("experiment results from Prometheus, by the variant label", () => {
     expect(control!.costPer1kTokens!.value).toBeCloseTo(0.03, 9);
     expect(treatment!.costPer1kTokens!.value).toBeCloseTo(0.025, 9);
     expect(analysis.srm!.isMismatch).toBe(false);
+  });
+});
+
+describe("20 million imported observations against Prometheus's own histogram_quantile", () => {
+  it("p50, p95 and p99 of the imported samples are histogram_quantile's on the same buckets, within the sketch's accuracy", async () => {
+    // The buckets as an instant vector Prometheus builds itself, one series per le.
+    const buckets: [string, number][] = [
+      ["0.05", 1_500_000],
+      ["0.1", 4_000_000],
+      ["0.25", 11_000_000],
+      ["0.5", 17_000_000],
+      ["1", 19_500_000],
+      ["2.5", 19_950_000],
+      ["+Inf", 20_000_000],
+    ];
+    const vector = buckets.map(([le, count]) => `label_replace(vector(${count}), "le", "${le}", "", "")`).join(" or ");
+    const acc = newAccumulator();
+    addBucketsAsSamples(
+      acc,
+      buckets.map(([le, count]) => ({ upperBound: le === "+Inf" ? Number.POSITIVE_INFINITY : Number(le), count })),
+    );
+    expect(acc.requests).toBe(20_000_000);
+    for (const p of [0.5, 0.95, 0.99]) {
+      const answer = await prom.query(`histogram_quantile(${p}, ${vector})`, Math.floor(Date.now() / 1000));
+      if (answer.status !== "success") throw new Error(answer.error);
+      const prometheusMs = answer.samples[0]!.value * 1000;
+      const estimate = quantileWithCI(acc.latency.ttftMs.ranks(), p);
+      expect(estimate.ok).toBe(true);
+      if (estimate.ok)
+        expect(Math.abs(estimate.value - prometheusMs) / prometheusMs).toBeLessThanOrEqual(RELATIVE_ACCURACY * 1.01);
+    }
   });
 });

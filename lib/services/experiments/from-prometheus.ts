@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import { mergeVariantData } from "@/lib/db/experiments";
 import { newAccumulator, type VariantAccumulator } from "@/lib/domain/experiments";
-import { normaliseBuckets, type Bucket } from "@/lib/domain/histogram";
+import { addBucketsAsSamples } from "@/lib/domain/histogram-samples";
 import { addToRatio } from "@/lib/domain/stats/ratio";
 import { AppError } from "@/lib/errors";
 import type { PrometheusClient } from "@/lib/prometheus/client";
@@ -21,7 +21,8 @@ import { getExperimentOrThrow } from "./experiments";
 // Results from Prometheus instead of raw samples: each variant's TTFT histogram (selected by a
 // variant label) over the experiment's time range, and its cost and token counters. A histogram
 // only knows bucket counts, so each bucket's requests are spread evenly inside it, the same
-// linear interpolation histogram_quantile uses; percentiles are estimates within a bucket's width.
+// linear interpolation histogram_quantile uses (lib/domain/histogram-samples.ts); percentiles are
+// estimates within a bucket's width.
 
 const importSchema = z.object({
   metric: metricNameSchema.optional(),
@@ -29,29 +30,6 @@ const importSchema = z.object({
   costMetric: metricNameSchema.default("llm_cost_dollars_total"),
   tokensMetric: metricNameSchema.default("llm_tokens_total"),
 });
-
-/**
- * Adds a histogram's observations as evenly spread values (the +Inf bucket at its lower bound).
- * Beyond the raw-sample limit each bucket goes into the sketch bin by bin, with counts as weights:
- * no step per observation, so a month of requests costs what an hour does.
- */
-export function addBucketsAsSamples(acc: VariantAccumulator, buckets: Bucket[], toMs = 1000): number {
-  let previousBound = 0;
-  let previousCount = 0;
-  let added = 0;
-  for (const bucket of normaliseBuckets(buckets)) {
-    const count = Math.round(bucket.count - previousCount);
-    const upper = Number.isFinite(bucket.upperBound) ? bucket.upperBound : previousBound;
-    if (count > 0) {
-      acc.latency.ttftMs.addSpread(previousBound * toMs, upper * toMs, count);
-      added += count;
-    }
-    previousBound = Number.isFinite(bucket.upperBound) ? bucket.upperBound : previousBound;
-    previousCount = bucket.count;
-  }
-  acc.requests += added;
-  return added;
-}
 
 export const importFromPrometheus = mutation(
   "experiment.import",

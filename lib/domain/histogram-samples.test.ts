@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { newAccumulator, type VariantAccumulator } from "@/lib/domain/experiments";
-import { histogramQuantile, normaliseBuckets, type Bucket } from "@/lib/domain/histogram";
-import { RAW_LIMIT, RELATIVE_ACCURACY } from "@/lib/domain/stats/latency-samples";
-import { quantileWithCI } from "@/lib/domain/stats/quantile-ci";
-import { addBucketsAsSamples } from "./from-prometheus";
+import { newAccumulator, type VariantAccumulator } from "./experiments";
+import { histogramQuantile, normaliseBuckets, type Bucket } from "./histogram";
+import { RAW_LIMIT, RELATIVE_ACCURACY } from "./stats/latency-samples";
+import { quantileWithCI } from "./stats/quantile-ci";
+import { addBucketsAsSamples } from "./histogram-samples";
 
 // A histogram's buckets become the experiment's latency samples: each bucket's requests spread
 // evenly inside it (histogram_quantile's own reading), kept raw up to the raw-sample limit and

@@ -110,3 +110,112 @@ describe("proposing budgets", () => {
     expect(p.note).toMatch(/No budget for 1 component without data: ghost/);
   });
 });
+
+describe("the numbers an audit reproduced (issue 26, items 9 and 10)", () => {
+  it("a parallel stage over the target is not called feasible: two components uniform on 0–100 ms, p50, 60 ms target", () => {
+    // Each p50 is 50 ms, so the stacked p50s leave 10 ms of slack; but the stage is the max of the
+    // two: P(max ≤ t) = (t/100)², so its p50 is 100·√0.5 = 70.71 ms, over the target.
+    const p = proposeBudgets(
+      pipeline([
+        "Fan-out",
+        [
+          ["safety", 100],
+          ["rag", 100],
+        ],
+      ]),
+      { quantile: 0.5, targetMs: 60 },
+    );
+    const exact = 100 * Math.sqrt(0.5);
+    expect(p.slackMs).toBeCloseTo(10, 9);
+    expect(Math.abs(p.predictedEndToEndMs! - exact)).toBeLessThanOrEqual(p.predictedErrorBoundMs! + 1e-9);
+    expect(p.fits).toBe(false);
+    expect(p.headroomScale).toBe(0);
+    expect(p.stages[0]!.components.map((c) => c.headroomMs)).toEqual([0, 0]);
+    expect(p.cuts.length).toBeGreaterThan(0);
+    // Cutting one by c: P(max ≤ 60) = (60 + c)/100 × 0.6 = 0.5 → c = 23.33 ms (to the 0.1 ms grid
+    // and the convolution's bound).
+    const [cut] = p.cuts;
+    expect(cut!.cutMs).toBeGreaterThanOrEqual(23.3);
+    expect(cut!.cutMs).toBeLessThan(25);
+    expect(cut!.predictedEndToEndMs!).toBeLessThanOrEqual(60);
+    expect(p.note).toMatch(/predicted end-to-end p50 of the pipeline as measured is 70\.7 ms/);
+    expect(p.note).toMatch(/Cuts that close it alone: (safety|rag) −/);
+    expect(p.note).not.toMatch(/tighten the headroom/);
+    // One bucket (0, 100] each: the buckets allow anything from 0 to 100 ms, so they cannot
+    // decide, and the (0, 100] buckets are where a bound would.
+    expect(p.verdict).toBe("undecided");
+    expect(p.bucketBounds!.lowerMs).toBeCloseTo(0, 6);
+    expect(p.bucketBounds!.upperMs!).toBeGreaterThanOrEqual(100);
+    expect(p.decidingBuckets[0]).toMatchObject({ fromMs: 0, toMs: 100 });
+  });
+
+  // Five components on the spanmetrics connector's default buckets (ms), each with 80 % of its
+  // requests in (100, 200] and 20 % in (400, 800]: each p50 is 100 + 0.5/0.8 × 100 = 162.5 ms, so the
+  // p50s stack to 812.5 ms. With k of the five slow (k ~ Binomial(5, 0.2)): every request at its
+  // bucket's lower edge the sum is 500 + 300k, P(k = 0) = 0.328 < 0.5 ≤ P(k ≤ 1) = 0.737, so the p50
+  // is 800 ms; at the upper edge 1000 + 600k, so 1,600 ms. Prometheus's reading lies between.
+  const SPANMETRICS = [2, 4, 6, 8, 10, 50, 100, 200, 400, 800, 1000, 1400, 2000, 5000, 10_000, 15_000];
+  const skewed: Bucket[] = [...SPANMETRICS.map((ms) => ms / 1000), Infinity].map((upperBound) => ({
+    upperBound,
+    count: upperBound >= 0.8 ? 1000 : upperBound >= 0.2 ? 800 : 0,
+  }));
+  const five: StageHistograms = Array.from({ length: 5 }, (_, i) => ({
+    name: `Step ${i}`,
+    components: [{ name: `span ${i}`, buckets: skewed }],
+  }));
+
+  it("says the buckets cannot decide when the target lies between their lower and upper edges", () => {
+    const p = proposeBudgets(five, { quantile: 0.5, targetMs: 1000 });
+    expect(p.measuredStackedMs).toBeCloseTo(812.5, 9);
+    expect(p.predictedEndToEndMs!).toBeGreaterThan(1000);
+    expect(p.fits).toBe(false); // Prometheus's reading
+    expect(p.bucketBounds!.lowerMs).toBeLessThanOrEqual(800);
+    expect(p.bucketBounds!.lowerMs).toBeGreaterThan(797);
+    expect(p.bucketBounds!.upperMs!).toBeGreaterThanOrEqual(1600);
+    expect(p.bucketBounds!.upperMs!).toBeLessThan(1602);
+    expect(p.verdict).toBe("undecided");
+    expect(p.decidingBuckets.map((b) => [b.fromMs, b.toMs])).toEqual([
+      [100, 200],
+      [100, 200],
+      [100, 200],
+    ]);
+    expect(p.note).toMatch(/The buckets cannot decide: .* lower edge .* 79\d\.\d ms, at its upper edge 160\d\.\d ms/);
+    expect(p.note).toMatch(/Bucket bounds inside span \d's \(100 ms, 200 ms\]/);
+  });
+
+  it("fits when even the upper edges are within the target", () => {
+    const loose = proposeBudgets(five, { quantile: 0.5, targetMs: 1700 });
+    expect(loose.verdict).toBe("fits");
+    expect(loose.fits).toBe(true);
+    expect(loose.decidingBuckets).toEqual([]);
+    expect(loose.note).toMatch(/The buckets allow an end-to-end p50 of 79\d\.\d ms–160\d/);
+  });
+
+  it("does not fit when even every bucket's lower edge is over the target, though the stacked p50s are under", () => {
+    // Two parallel components, half their requests in (0, 10] ms and half in (100, 110]: each p50
+    // is 10 ms, but the stage's p50 needs F(t)² ≥ 0.5, which even at lower edges is only reached at 100 ms.
+    const split: Bucket[] = [
+      { upperBound: 0.01, count: 50 },
+      { upperBound: 0.1, count: 50 },
+      { upperBound: 0.11, count: 100 },
+      { upperBound: Infinity, count: 100 },
+    ];
+    const p = proposeBudgets(
+      [
+        {
+          name: "Fan-out",
+          components: [
+            { name: "a", buckets: split },
+            { name: "b", buckets: split },
+          ],
+        },
+      ],
+      { quantile: 0.5, targetMs: 50 },
+    );
+    expect(p.slackMs).toBeCloseTo(40, 9);
+    expect(p.bucketBounds!.lowerMs).toBeGreaterThan(99);
+    expect(p.verdict).toBe("does-not-fit");
+    expect(p.fits).toBe(false);
+    expect(p.cuts.length).toBeGreaterThan(0);
+  });
+});

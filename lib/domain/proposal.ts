@@ -1,7 +1,8 @@
 import { PERCENTILES, percentileKeyOf, QUANTILE_OF, type PercentileBudgets, type PercentileKey } from "./budget";
 import { formatMs, plural } from "./format";
 import { histogramQuantile, type Bucket } from "./histogram";
-import { predictEndToEnd, type Change, type StageHistograms } from "./whatif";
+import { normaliseBuckets } from "./histogram";
+import { predictEndToEnd, type BucketBounds, type Change, type StageHistograms } from "./whatif";
 
 // Budgets proposed from what each component measures. Every component keeps its measured
 // percentile; the target's slack is shared out over the stages in proportion to the spread
@@ -11,7 +12,17 @@ import { predictEndToEnd, type Change, type StageHistograms } from "./whatif";
 // The result is checked with the what-if convolution: every component shifted up to its budget,
 // the predicted end-to-end percentile must be within the target too. When the measured pipeline
 // does not fit, the budgets are the measurements, and the note says by how much it is over and
-// which single cuts would close the gap (each checked with the same convolution).
+// which single cuts would close the gap (each checked with the same convolution). The measured
+// pipeline "does not fit" when its stacked percentiles are over the target OR when the predicted
+// end-to-end percentile is (a parallel stage is the max of its components: two components each at
+// 50 ms at p50 make a stage whose p50 is 70.7 ms), and cuts are looked for in both cases.
+//
+// The buckets cannot say where inside a bucket requests fall, so the verdict reads the interval
+// they allow for the pipeline as measured (every bucket's mass at its lower edge … at its upper
+// edge): `verdict` is "fits" when even the upper end is within the target (and the budgets fit),
+// "does-not-fit" when even the lower end is over it (or the stacked percentiles are), "undecided"
+// otherwise. `fits` keeps its meaning for the contract: the
+// proposal fits under Prometheus's own reading (uniform inside a bucket).
 
 export const PROPOSAL_RULE =
   "Each component keeps its measured percentile; the target's slack goes to the stages in proportion to the spread (p99 − p50) of each stage's slowest component, where headroom buys the most; parallel components of a stage get the same headroom.";
@@ -30,6 +41,11 @@ export type ComponentProposal = {
 
 export type Cut = { stage: string; component: string; cutMs: number; predictedEndToEndMs: number | null };
 
+export type Verdict = "fits" | "does-not-fit" | "undecided";
+
+/** A bucket that holds a component's measured percentile: a bound inside it would sharpen the verdict. */
+export type DecidingBucket = { stage: string; component: string; fromMs: number; toMs: number | null };
+
 export type Proposal = {
   quantile: number;
   targetMs: number;
@@ -42,7 +58,14 @@ export type Proposal = {
   /** End-to-end pXX predicted with every component at its budget (what-if convolution), ± bound. */
   predictedEndToEndMs: number | null;
   predictedErrorBoundMs: number | null;
+  /** The predicted end-to-end pXX of the pipeline as measured, with every bucket's mass at its lower / upper edge (upper null: unbounded). */
+  bucketBounds: BucketBounds | null;
+  /** Under Prometheus's reading of the buckets (uniform inside each): the stacked budgets and the predicted pXX fit. */
   fits: boolean;
+  /** What the buckets allow: "undecided" when the target lies between the lower-edge and upper-edge readings. */
+  verdict: Verdict;
+  /** When undecided: the buckets holding the components' measured pXX, widest first (at most 3). */
+  decidingBuckets: DecidingBucket[];
   rule: string;
   note: string;
   cuts: Cut[];
@@ -153,7 +176,28 @@ export function proposeBudgets(stages: StageHistograms, options: { quantile: num
   const fitsPredicted = predictedEndToEndMs === null || predictedEndToEndMs <= options.targetMs;
   const fits = slackMs >= 0 && fitsStacked && fitsPredicted && measuredStackedMs > 0;
 
-  const cuts = slackMs < 0 ? cutsToFit(stages, critical, -slackMs, options) : [];
+  // Over the target as measured: by the stacked percentiles, or by the predicted end to end with no
+  // headroom left (all of it withheld, or none to give).
+  const noHeadroom = slackMs <= 0 || scale === 0;
+  const predictedOver = noHeadroom && over(prediction);
+  const cuts =
+    measuredStackedMs > 0 && (slackMs < 0 || predictedOver)
+      ? cutsToFit(stages, critical, Math.max(0, -slackMs), prediction?.quantileMs ?? null, options)
+      : [];
+  // What the buckets allow for the pipeline as measured: feasibility is the measurements' question.
+  const bucketBounds = predictEndToEnd(stages, { ...options, bucketBounds: true })?.bucketBounds ?? null;
+  const certainlyOver = bucketBounds !== null && bucketBounds.lowerMs > options.targetMs;
+  const certainlyWithin =
+    bucketBounds !== null && bucketBounds.upperMs !== null && bucketBounds.upperMs <= options.targetMs;
+  const verdict: Verdict =
+    measuredStackedMs === 0
+      ? "undecided"
+      : slackMs < 0 || !fitsStacked || certainlyOver
+        ? "does-not-fit"
+        : fits && (certainlyWithin || prediction === null)
+          ? "fits"
+          : "undecided";
+  const decidingBuckets = verdict === "undecided" ? decidingBucketsOf(stages, key) : [];
   return {
     quantile: options.quantile,
     targetMs: options.targetMs,
@@ -163,7 +207,10 @@ export function proposeBudgets(stages: StageHistograms, options: { quantile: num
     slackMs,
     predictedEndToEndMs,
     predictedErrorBoundMs: prediction?.errorBoundMs ?? null,
+    bucketBounds,
     fits,
+    verdict,
+    decidingBuckets,
     rule: PROPOSAL_RULE,
     note: noteOf({
       key,
@@ -175,6 +222,10 @@ export function proposeBudgets(stages: StageHistograms, options: { quantile: num
       missing,
       targetMs: options.targetMs,
       scale,
+      predictedOver,
+      verdict,
+      bucketBounds,
+      decidingBuckets,
     }),
     headroomScale: scale,
     cuts,
@@ -183,36 +234,86 @@ export function proposeBudgets(stages: StageHistograms, options: { quantile: num
 }
 
 /**
- * Single cuts that would close a deficit: a component on a stage's critical path can gain at most
- * its lead over the stage's next-slowest component. Each cut is checked with the convolution.
+ * Single cuts that would close a deficit, each checked with the convolution: a component on a
+ * stage's critical path gains at most its lead over the next-slowest component in the stacked sum
+ * (so it must lead by the stacked deficit), and the predicted end-to-end pXX after the cut must be
+ * within the target. A cut of c lowers the end to end by at most c, so the search starts at the
+ * larger deficit and grows by the secant through no cut (a few convolutions per component).
  */
 function cutsToFit(
   stages: StageHistograms,
   critical: { slowest: { name: string; measured: Measured } | null; second: { measured: Measured } | null }[],
-  deficitMs: number,
+  stackedDeficitMs: number,
+  predictedMs: number | null,
   options: { quantile: number; targetMs: number },
 ): Cut[] {
   const key = percentileKeyOf(options.quantile) ?? "p95";
   const cuts: Cut[] = [];
+  const predictedDeficit = predictedMs === null ? 0 : Math.max(0, predictedMs - options.targetMs);
+  // The four slowest stages are the candidates: at most three cuts are shown.
+  const candidates = new Set(
+    critical
+      .map((c, s) => ({ s, ms: c.slowest?.measured[key] ?? -1 }))
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 4)
+      .map((c) => c.s),
+  );
   critical.forEach((c, s) => {
-    if (!c.slowest) return;
+    if (!c.slowest || !candidates.has(s)) return;
     const gainable = c.slowest.measured[key]! - (c.second?.measured[key] ?? 0);
-    if (gainable < deficitMs) return;
+    if (stackedDeficitMs > 0 && gainable < stackedDeficitMs) return;
     const component = stages[s]!.components.findIndex((x) => x.name === c.slowest!.name);
-    const cutMs = up(deficitMs);
-    const prediction = predictEndToEnd(stages, {
-      ...options,
-      changes: [{ stage: s, component, label: c.slowest.name, kind: "shift", ms: -cutMs }],
-    });
-    cuts.push({
-      stage: stages[s]!.name,
-      component: c.slowest.name,
-      cutMs,
-      predictedEndToEndMs: prediction?.quantileMs ?? null,
-    });
+    const buckets = stages[s]!.components[component]?.buckets;
+    const finite = buckets ? normaliseBuckets(buckets).filter((b) => Number.isFinite(b.upperBound)) : [];
+    // Beyond its largest finite bound a cut changes nothing more.
+    const most = up(Math.max(0, ...finite.map((b) => b.upperBound * 1000)));
+    const predictAfter = (cutMs: number) =>
+      predictEndToEnd(stages, {
+        ...options,
+        changes: [{ stage: s, component, label: c.slowest!.name, kind: "shift", ms: -cutMs }],
+      })?.quantileMs ?? null;
+    let cutMs = up(Math.max(stackedDeficitMs, predictedDeficit, 0.1));
+    let after = predictAfter(cutMs);
+    for (let i = 0; i < 8 && after !== null && predictedMs !== null && after > options.targetMs; i++) {
+      if (cutMs >= most) return;
+      const gained = predictedMs - after;
+      const next = gained > 0 ? up((cutMs * (predictedMs - options.targetMs)) / gained) : cutMs * 2;
+      cutMs = Math.min(most, Math.max(next, up(cutMs * 1.05)));
+      after = predictAfter(cutMs);
+    }
+    if (after !== null && after > options.targetMs) return;
+    cuts.push({ stage: stages[s]!.name, component: c.slowest.name, cutMs, predictedEndToEndMs: after });
   });
   // The cut that leaves the best predicted end to end first: it is the one the convolution likes.
   return cuts.sort((a, b) => (a.predictedEndToEndMs ?? Infinity) - (b.predictedEndToEndMs ?? Infinity)).slice(0, 3);
+}
+
+/** The bucket holding each component's measured pXX, widest first: bounds inside them would decide. */
+function decidingBucketsOf(stages: StageHistograms, key: PercentileKey): DecidingBucket[] {
+  const found: DecidingBucket[] = [];
+  for (const stage of stages)
+    for (const component of stage.components) {
+      if (!component.buckets) continue;
+      const value = measure(component.buckets).measured[key];
+      if (value === null) continue;
+      const sorted = normaliseBuckets(component.buckets);
+      let from = 0;
+      for (const bucket of sorted) {
+        const to = bucket.upperBound * 1000;
+        if (value <= to + 1e-9) {
+          found.push({
+            stage: stage.name,
+            component: component.name,
+            fromMs: from,
+            toMs: Number.isFinite(to) ? to : null,
+          });
+          break;
+        }
+        from = Math.max(0, to);
+      }
+    }
+  const width = (b: DecidingBucket) => (b.toMs === null ? Infinity : b.toMs - b.fromMs);
+  return found.sort((a, b) => width(b) - width(a)).slice(0, 3);
 }
 
 function noteOf(p: {
@@ -225,11 +326,56 @@ function noteOf(p: {
   missing: string[];
   targetMs: number;
   scale: number;
+  predictedOver: boolean;
+  verdict: Verdict;
+  bucketBounds: BucketBounds | null;
+  decidingBuckets: DecidingBucket[];
 }): string {
+  const parts = mainNote(p);
+  const bounds = p.bucketBounds;
+  if (p.measuredStackedMs > 0 && bounds && p.predictedEndToEndMs !== null) {
+    const range = `${formatMs(round(bounds.lowerMs))}–${bounds.upperMs === null ? "unbounded (the +Inf bucket)" : formatMs(round(bounds.upperMs))}`;
+    if (p.verdict === "undecided")
+      parts.push(
+        `The buckets cannot decide: with every request at its bucket's lower edge the end-to-end ${p.key} would be ${formatMs(round(bounds.lowerMs))}, at its upper edge ${bounds.upperMs === null ? "unbounded" : formatMs(round(bounds.upperMs))}, and the ${formatMs(p.targetMs)} target lies between.${
+          p.decidingBuckets.length
+            ? ` Bucket bounds inside ${p.decidingBuckets
+                .map(
+                  (b) =>
+                    `${b.component}'s (${formatMs(round(b.fromMs))}, ${b.toMs === null ? "+Inf" : formatMs(round(b.toMs))}]`,
+                )
+                .join(", ")} (where the ${p.key}s fall) would decide.`
+            : ""
+        }`,
+      );
+    else parts.push(`The buckets allow an end-to-end ${p.key} of ${range}.`);
+  }
+  return parts.join(" ");
+}
+
+function mainNote(p: {
+  key: PercentileKey;
+  slackMs: number;
+  measuredStackedMs: number;
+  predictedEndToEndMs: number | null;
+  fits: boolean;
+  cuts: Cut[];
+  missing: string[];
+  targetMs: number;
+  scale: number;
+  predictedOver: boolean;
+}): string[] {
   const parts: string[] = [];
   if (p.missing.length)
     parts.push(`No budget for ${plural(p.missing.length, "component")} without data: ${p.missing.join(", ")}.`);
-  if (p.measuredStackedMs === 0) return [...parts, "Nothing was measured: no budget can be proposed."].join(" ");
+  if (p.measuredStackedMs === 0) return [...parts, "Nothing was measured: no budget can be proposed."];
+  if (p.slackMs >= 0 && p.predictedOver && p.predictedEndToEndMs !== null) {
+    parts.push(
+      `The measured ${p.key}s stack to ${formatMs(round(p.measuredStackedMs))}, ${formatMs(round(p.slackMs))} under the ${formatMs(p.targetMs)} target, but the predicted end-to-end ${p.key} of the pipeline as measured is ${formatMs(round(p.predictedEndToEndMs))}: ${formatMs(round(p.predictedEndToEndMs - p.targetMs))} over the target (a parallel stage lasts as long as its slowest component, and the ${p.key} of a sum is not the sum of ${p.key}s), so the budgets are the measurements, with no headroom.`,
+    );
+    parts.push(cutsNote(p.cuts));
+    return parts;
+  }
   if (p.slackMs >= 0) {
     parts.push(
       p.scale < 1
@@ -242,7 +388,7 @@ function noteOf(p: {
           ? `With every component at its budget the predicted end-to-end ${p.key} is ${formatMs(round(p.predictedEndToEndMs))}.`
           : `With every component at its budget the predicted end-to-end ${p.key} would be ${formatMs(round(p.predictedEndToEndMs))}, over the target: tighten the headroom.`,
       );
-    return parts.join(" ");
+    return parts;
   }
   parts.push(
     `The measured ${p.key}s stack to ${formatMs(round(p.measuredStackedMs))}: ${formatMs(round(-p.slackMs))} over the ${formatMs(p.targetMs)} target, so the budgets are the measurements.`,
@@ -251,17 +397,18 @@ function noteOf(p: {
     parts.push(
       `Independent components would still reach an end-to-end ${p.key} of ${formatMs(round(p.predictedEndToEndMs))} (stacking percentiles overstates a sum), but stacked budgets cannot fit.`,
     );
-  if (p.cuts.length)
-    parts.push(
-      `Cuts that close it alone: ${p.cuts
-        .map(
-          (c) =>
-            `${c.component} −${formatMs(c.cutMs)}${c.predictedEndToEndMs !== null ? ` (predicted end to end ${formatMs(round(c.predictedEndToEndMs))})` : ""}`,
-        )
-        .join("; ")}.`,
-    );
-  else parts.push("No single component can close it alone: cut several, or raise the target.");
-  return parts.join(" ");
+  parts.push(cutsNote(p.cuts));
+  return parts;
+}
+
+function cutsNote(cuts: Cut[]): string {
+  if (cuts.length === 0) return "No single component can close it alone: cut several, or raise the target.";
+  return `Cuts that close it alone: ${cuts
+    .map(
+      (c) =>
+        `${c.component} −${formatMs(c.cutMs)}${c.predictedEndToEndMs !== null ? ` (predicted end to end ${formatMs(round(c.predictedEndToEndMs))})` : ""}`,
+    )
+    .join("; ")}.`;
 }
 
 const round = (ms: number) => Math.round(ms * 10) / 10;

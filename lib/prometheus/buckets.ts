@@ -1,9 +1,9 @@
 import "server-only";
 import type { MetricSource } from "@/lib/domain/budget";
 import { nativeToCumulative, parseLe, type Bucket } from "@/lib/domain/histogram";
-import { kindOf, toSeconds, unitOf, type HistogramUnit } from "@/lib/domain/units";
+import { kindOf, toSeconds, unitOf, type HistogramKind, type HistogramUnit } from "@/lib/domain/units";
 import type { NativeHistogramValue, PrometheusClient, QueryResult, Sample } from "./client";
-import { withKind } from "./kinds";
+import { assumedKind, learnHistogram } from "./kinds";
 import { queryRange } from "./range";
 import { bucketSelector, nativeQuery, nativeSelector, taggedBucketQuery, windowedBucketQuery } from "./promql";
 
@@ -17,7 +17,14 @@ export const GROUP_LABEL = "lb_group";
 
 type Source = Pick<MetricSource, "metric" | "matchers" | "unit" | "kind">;
 
-export type BucketGroups = { status: "success"; groups: Map<string, Bucket[]>; warnings: string[]; query: string };
+export type BucketGroups = {
+  status: "success";
+  groups: Map<string, Bucket[]>;
+  warnings: string[];
+  query: string;
+  /** fetchBucketIncreases: the kind the source was read as (as stored, else as Prometheus has it). */
+  kind?: HistogramKind;
+};
 export type BucketFailure = { status: "error"; errorType: string; error: string; query: string };
 
 /** A native histogram sample as cumulative buckets in seconds. */
@@ -80,17 +87,61 @@ async function run(
   return { status: "success", groups, warnings, query };
 }
 
-/** The sources with the kinds Prometheus has for those stored without one (./kinds.ts). */
-function resolved(client: PrometheusClient, sources: { key: string; source: Source }[]) {
-  return Promise.all(sources.map(async ({ key, source }) => ({ key, source: await withKind(client, source) })));
+type Keyed = { key: string; source: Source };
+
+/**
+ * Reads sources stored without a kind (./kinds.ts) at no extra cost when they are classic: each is
+ * read as the kind learned before, else as classic; only one whose answer is empty makes
+ * Prometheus be asked what it has, and it is read again when that is a native histogram.
+ */
+async function readLazily<R extends { status: "success" } | BucketFailure>(
+  client: PrometheusClient,
+  stored: Keyed[],
+  read: (sources: Keyed[]) => Promise<R>,
+  isEmpty: (result: R & { status: "success" }, key: string) => boolean,
+  merge: (into: R & { status: "success" }, more: R & { status: "success" }) => void,
+): Promise<R> {
+  const assumed = stored.map(({ key, source }) => ({ key, ...assumedKind(client, source) }));
+  const result = await read(assumed.map(({ key, source }) => ({ key, source })));
+  if (result.status !== "success") return result;
+  const success = result as R & { status: "success" };
+  const open = assumed.filter(({ key, settled }) => !settled && isEmpty(success, key));
+  const native: Keyed[] = [];
+  for (const { key, source } of open)
+    if ((await learnHistogram(client, source.metric)).kind === "native")
+      native.push({ key, source: { ...source, kind: "native" } });
+  if (native.length === 0) return result;
+  const more = await read(native);
+  if (more.status !== "success") return more;
+  merge(success, more as R & { status: "success" });
+  return result;
 }
 
-export async function fetchBucketRates(
+function mergeGroups(into: BucketGroups, more: BucketGroups) {
+  for (const [key, buckets] of more.groups) into.groups.set(key, buckets);
+  into.warnings.push(...more.warnings);
+  into.query = [into.query, more.query].filter(Boolean).join("\n");
+}
+
+export function fetchBucketRates(
   client: PrometheusClient,
-  stored: { key: string; source: Source }[],
+  stored: Keyed[],
   options: { window: string; time: number },
 ): Promise<BucketGroups | BucketFailure> {
-  const sources = await resolved(client, stored);
+  return readLazily(
+    client,
+    stored,
+    (sources) => readBucketRates(client, sources, options),
+    (result, key) => !result.groups.get(key)?.length,
+    mergeGroups,
+  );
+}
+
+async function readBucketRates(
+  client: PrometheusClient,
+  sources: Keyed[],
+  options: { window: string; time: number },
+): Promise<BucketGroups | BucketFailure> {
   const units = new Map(sources.map(({ key, source }) => [key, unitOf(source)]));
   const parts = rateParts(sources, options.window);
   if (parts.length === 0) return { status: "success", groups: new Map(), warnings: [], query: "" };
@@ -116,12 +167,28 @@ export type BucketTimeline =
  * (all classic sources together, each native histogram alone). `groups[i]` holds the buckets at
  * `times[i]`, so any view built on one instant's buckets can be built at each step.
  */
-export async function fetchBucketRateRange(
+export function fetchBucketRateRange(
   client: PrometheusClient,
-  stored: { key: string; source: Source }[],
+  stored: Keyed[],
   options: { window: string; start: number; end: number; step: number },
 ): Promise<BucketTimeline> {
-  const sources = await resolved(client, stored);
+  return readLazily(
+    client,
+    stored,
+    (sources) => readBucketRateRange(client, sources, options),
+    (result, key) => result.groups.every((at) => !at.get(key)?.length),
+    (into, more) => {
+      more.groups.forEach((at, i) => at.forEach((buckets, key) => into.groups[i]?.set(key, buckets)));
+      into.query = [into.query, more.query].filter(Boolean).join("\n");
+    },
+  );
+}
+
+async function readBucketRateRange(
+  client: PrometheusClient,
+  sources: Keyed[],
+  options: { window: string; start: number; end: number; step: number },
+): Promise<BucketTimeline> {
   const times: number[] = [];
   for (let t = options.start; t <= options.end; t += options.step) times.push(t);
   const groups = times.map(() => new Map<string, Bucket[]>());
@@ -164,7 +231,28 @@ export async function fetchBucketIncreases(
   stored: Source,
   options: { windows: readonly string[]; time: number },
 ): Promise<BucketGroups | BucketFailure> {
-  const source = await withKind(client, stored);
+  let kind: HistogramKind = kindOf(assumedKind(client, stored).source);
+  const result = await readLazily(
+    client,
+    [{ key: "", source: stored }],
+    async ([one]) => {
+      kind = kindOf(one!.source);
+      return readBucketIncreases(client, one!.source, options);
+    },
+    (result) => [...result.groups.values()].every((buckets) => buckets.length === 0),
+    (into, more) => {
+      into.groups = more.groups;
+      into.query = more.query;
+    },
+  );
+  return result.status === "success" ? { ...result, kind } : result;
+}
+
+async function readBucketIncreases(
+  client: PrometheusClient,
+  source: Source,
+  options: { windows: readonly string[]; time: number },
+): Promise<BucketGroups | BucketFailure> {
   const parts: Part[] =
     kindOf(source) === "native"
       ? options.windows.map((window) => ({ key: window, query: nativeQuery(source, "increase", window) }))
@@ -180,12 +268,23 @@ export type LeBound = { le: string; seconds: number };
  * The histogram's `le` values exactly as its exporter writes them, with their bounds in seconds.
  * A native histogram has no `le`: its bounds are those of the buckets that have observations now.
  */
-export async function fetchLeValues(
+type LeValues = { status: "success"; le: string[]; bounds: LeBound[]; kind: HistogramKind };
+
+export function fetchLeValues(
   client: PrometheusClient,
   stored: Source,
   time: number,
-): Promise<{ status: "success"; le: string[]; bounds: LeBound[] } | BucketFailure> {
-  const source = await withKind(client, stored);
+): Promise<LeValues | BucketFailure> {
+  return readLazily(
+    client,
+    [{ key: "", source: stored }],
+    ([one]) => readLeValues(client, one!.source, time),
+    (result) => result.le.length === 0 && result.bounds.length === 0,
+    (into, more) => Object.assign(into, more),
+  );
+}
+
+async function readLeValues(client: PrometheusClient, source: Source, time: number): Promise<LeValues | BucketFailure> {
   const unit = unitOf(source);
   if (kindOf(source) === "native") {
     const query = `sum(${nativeSelector(source)})`;
@@ -193,11 +292,16 @@ export async function fetchLeValues(
     if (result.status !== "success") return { ...result, query };
     const buckets = result.samples[0] ? (nativeSampleBuckets(result.samples[0], unit) ?? []) : [];
     const bounds = buckets.filter((b) => Number.isFinite(b.upperBound)).map((b) => ({ le: "", seconds: b.upperBound }));
-    return { status: "success", le: [], bounds };
+    return { status: "success", le: [], bounds, kind: "native" };
   }
   const query = `count by (le) (${bucketSelector(source)})`;
   const result = await client.query(query, time);
   if (result.status !== "success") return { ...result, query };
   const le = result.samples.map((s) => s.metric.le).filter((v): v is string => v !== undefined);
-  return { status: "success", le, bounds: le.map((v) => ({ le: v, seconds: toSeconds(parseLe(v), unit) })) };
+  return {
+    status: "success",
+    le,
+    bounds: le.map((v) => ({ le: v, seconds: toSeconds(parseLe(v), unit) })),
+    kind: "classic",
+  };
 }

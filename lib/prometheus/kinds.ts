@@ -126,3 +126,21 @@ export async function withDocumentKinds<S extends KindSource, D extends Document
     ...(document.endToEndSource !== undefined && { endToEndSource: await fill(document.endToEndSource) }),
   };
 }
+
+/** The kind learned for `metric` from this Prometheus before, without asking (null when not known). */
+export function knownKind(client: PrometheusClient, metric: string): HistogramKind | null {
+  return learned.get(`${client.baseUrl}\u0000${metric}`)?.kind ?? null;
+}
+
+/**
+ * A source as far as its kind is known without asking Prometheus: as stored, else as learned
+ * before, else classic. `settled` is false for the last: an empty answer then means "ask".
+ */
+export function assumedKind<S extends KindSource>(
+  client: PrometheusClient,
+  source: S,
+): { source: S; settled: boolean } {
+  if (source.kind) return { source, settled: true };
+  const kind = knownKind(client, source.metric);
+  return { source: { ...source, kind: kind ?? "classic" }, settled: kind !== null };
+}

@@ -6,7 +6,7 @@ import { resolveThreshold, type ThresholdMode } from "@/lib/domain/slo";
 import { kindOf, msToUnit, unitOf, unitToMs, type HistogramUnit } from "@/lib/domain/units";
 import { fetchLeValues } from "./buckets";
 import type { PrometheusClient } from "./client";
-import { withKind } from "./kinds";
+import { assumedKind } from "./kinds";
 import { assertDuration, nativeQuery, selector } from "./promql";
 
 // The SLO's indicator as PromQL: "good" is the bucket at the threshold (or a weighted pair of
@@ -106,10 +106,12 @@ export async function countSloThreshold(
   },
   time: number,
 ): Promise<CountedThreshold> {
-  const source = await withKind(client, slo.source);
+  const source = client ? assumedKind(client, slo.source).source : slo.source;
   const unit = unitOf(source);
   if (kindOf(source) === "native") return nativeThreshold(slo.thresholdMs, unit);
-  const le = client ? await fetchLeValues(client, source, time) : null;
+  // A source stored without kind that has no `_bucket` series is read as the native histogram it is.
+  const le = client ? await fetchLeValues(client, slo.source, time) : null;
+  if (le?.status === "success" && le.kind === "native") return nativeThreshold(slo.thresholdMs, unit);
   return countThreshold(slo.thresholdMs, le?.status === "success" ? le.le : null, slo.thresholdMode, unit);
 }
 

@@ -31,7 +31,7 @@ import { recordedSelector, recordName } from "@/lib/prometheus/rules";
 import { leftOpenRange, stringLiteral } from "@/lib/prometheus/promql";
 import { countSloThreshold, sliceGoodExpr, type CountedThreshold } from "@/lib/prometheus/sli";
 import type { CoalescingClient } from "@/lib/prometheus/coalesce";
-import { withKind } from "@/lib/prometheus/kinds";
+import { knownKind, withKind } from "@/lib/prometheus/kinds";
 import { parseInput } from "@/lib/schemas/parse";
 import {
   bucketBoundsInputSchema,
@@ -307,8 +307,10 @@ export async function statusOf(
   requested: string | undefined,
   time: number,
 ): Promise<SloStatus> {
-  // A source stored without its kind is read as the histogram Prometheus has (lib/prometheus/kinds.ts).
-  const slo = stored.source.kind ? stored : { ...stored, source: await withKind(prom, stored.source) };
+  // A source stored without its kind is read as the histogram Prometheus has (lib/prometheus/kinds.ts):
+  // as learned before, else as classic until a read finds no _bucket series and learns it.
+  const known = prom && !stored.source.kind ? knownKind(prom, stored.source.metric) : null;
+  let slo = known ? { ...stored, source: { ...stored.source, kind: known } } : stored;
   const view = viewWindow(slo, requested, time);
   const base = baseStatus(slo, view, prom ? null : "Prometheus is not configured: set PROMETHEUS_URL.");
   if (!prom) return base;
@@ -345,8 +347,12 @@ export async function statusOf(
     note = "Read from raw buckets: windows up to 3 days are cheap enough to read directly.";
   }
   const windows = [view.duration, ...BURN_WINDOWS.filter((w) => w !== view.duration)];
-  const result = await fetchBucketIncreases(prom, slo.source, { windows, time });
+  const result = await fetchBucketIncreases(prom, stored.source, { windows, time });
   if (result.status === "error") return { ...base, error: `Prometheus query failed: ${result.error}` };
+  if (result.kind && result.kind !== kindOf(slo.source)) {
+    slo = { ...slo, source: { ...slo.source, kind: result.kind } };
+    base.histogramKind = result.kind;
+  }
   const evaluation = evaluateSlo(
     { ...slo, thresholdMode: thresholdPreference(slo), kind: kindOf(slo.source) },
     view.duration,

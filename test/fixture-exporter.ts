@@ -71,6 +71,16 @@ export const SPANMETRICS_BUCKETS_MS = FIXTURE_BUCKETS.map((b) => b * 1000);
 export const FIXTURE_SPANS: Record<string, [number, number][]> = {
   retrieve: FIXTURE_COMPONENTS.fast!.map(([v, n]) => [v * 1000, n]),
   generate: FIXTURE_COMPONENTS.slow!.map(([v, n]) => [v * 1000, n]),
+  // Two parallel spans each read as uniform on (0, 100] ms (one in (0, 50], one in (50, 100]): their
+  // max's p50 is 100·√0.5 = 70.71 ms.
+  "fanout-a": [
+    [25, 1],
+    [75, 1],
+  ],
+  "fanout-b": [
+    [25, 1],
+    [75, 1],
+  ],
 };
 
 /** vLLM's finished requests per tick by finished_reason: 3 of 18 failed (1 abort, 2 error). */
@@ -93,6 +103,15 @@ export const FIXTURE_ENGINES: Record<string, { metric: string; labels: Record<st
     labels: { service: "fixture-tempo", span_name: "generate" },
   },
 };
+
+/**
+ * Histograms whose bounds do not fit their unit: an LLM stage in milliseconds whose name states no
+ * unit (bounds 5 … 10000, read as seconds by default), and a `_milliseconds` histogram whose
+ * bounds are in seconds (0.05 … 1). Both observe FIXTURE_COMPONENTS.slow in their bounds' unit.
+ */
+export const UNITLESS_MS_METRIC = "fixture_llm_stage_latency";
+export const UNITLESS_MS_BUCKETS = [5, 10, 25, 50, 100, 250, 500, 700, 1000, 2500, 5000, 10000];
+export const MISLABELLED_MS_METRIC = "fixture_llm_generate_duration_milliseconds";
 
 export type FixtureExporter = { target: string; stop: () => Promise<void> };
 
@@ -172,7 +191,24 @@ export async function startFixtureExporter(tickMs = 250): Promise<FixtureExporte
         }).labels(labels),
       ] as const,
   );
+  const unitless = new Histogram({
+    name: UNITLESS_MS_METRIC,
+    help: "Fixture LLM stage latency (bounds in ms, no unit in the name)",
+    buckets: UNITLESS_MS_BUCKETS,
+    registers: [registry],
+  });
+  const mislabelled = new Histogram({
+    name: MISLABELLED_MS_METRIC,
+    help: "Fixture generate duration (bounds in seconds despite the name)",
+    buckets: FIXTURE_BUCKETS,
+    registers: [registry],
+  });
   const tick = () => {
+    observe(
+      unitless,
+      FIXTURE_COMPONENTS.slow!.map(([v, n]) => [v * 1000, n]),
+    );
+    observe(mislabelled, FIXTURE_COMPONENTS.slow!);
     for (const [histogram] of engines) observe(histogram, FIXTURE_VLLM_TTFT);
     for (const [span_name, shape] of Object.entries(FIXTURE_SPANS))
       observe(

@@ -10,6 +10,13 @@ import { urls } from "@/lib/queries/resources";
 import type { ProposalView } from "@/lib/services/proposal";
 import type { BudgetForm } from "./form-model";
 
+/** The verdict reads what the buckets allow: "undecided" when the target lies between their edges. */
+const VERDICT = {
+  fits: { tone: "good", label: "fits" },
+  "does-not-fit": { tone: "bad", label: "does not fit" },
+  undecided: { tone: "warn", label: "the buckets cannot decide" },
+} as const;
+
 /**
  * Budgets proposed from what the saved budget's sources measure over the last hour. Applying puts
  * them into the form, component by component (matched by name), to review and save like any edit.
@@ -62,7 +69,7 @@ export function ProposalPanel({ slug }: { slug: string }) {
       {proposal.data && (
         <div className="space-y-2" aria-live="polite">
           <p className="text-xs">
-            <Badge tone={proposal.data.fits ? "good" : "bad"}>{proposal.data.fits ? "fits" : "does not fit"}</Badge>{" "}
+            <Badge tone={VERDICT[proposal.data.verdict].tone}>{VERDICT[proposal.data.verdict].label}</Badge>{" "}
             <span data-testid="editor-proposal-note">{proposal.data.note}</span>
           </p>
           <Button variant="primary" onClick={() => apply(proposal.data!)}>

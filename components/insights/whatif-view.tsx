@@ -16,6 +16,13 @@ import { WindowSelect } from "./window-select";
 
 const ms = (value: number | null, digits = 1) => (value === null ? "no data" : `${value.toFixed(digits)} ms`);
 
+/** "; the buckets allow 1,912–2,131 ms": the reading with every bucket's mass at its lower and upper edge. */
+function bucketsAllow(bounds: { lowerMs: number; upperMs: number | null } | null): string {
+  if (!bounds) return "";
+  const whole = (v: number) => Math.round(v).toLocaleString("en-US");
+  return `; the buckets allow ${whole(bounds.lowerMs)}–${bounds.upperMs === null ? "∞ (+Inf bucket)" : whole(bounds.upperMs)} ms`;
+}
+
 function Figure({ label, value, detail, testId }: { label: string; value: string; detail?: string; testId: string }) {
   return (
     <Card>
@@ -156,7 +163,11 @@ export function WhatIfView({
               label={view.changes.length ? `Predicted ${key} after the changes` : `Predicted ${key}`}
               testId="predicted"
               value={`${view.isLowerBound ? "≥ " : ""}${ms(view.predictedEndToEndMs)}`}
-              detail={view.errorBoundMs === null ? undefined : `± ${view.errorBoundMs.toFixed(1)} ms from the grid`}
+              detail={
+                view.errorBoundMs === null
+                  ? undefined
+                  : `± ${view.errorBoundMs.toFixed(1)} ms from the grid${bucketsAllow(view.bucketBounds.predicted)}`
+              }
             />
             <Figure
               label={`Measured ${key} end to end`}

@@ -481,7 +481,13 @@ function ProposalCard({
     <Card>
       <h2 className="mb-1 font-semibold">4. Proposed budgets</h2>
       <p className="mb-2 text-sm">
-        <Badge tone={proposal.fits ? "good" : "bad"}>{proposal.fits ? "fits" : "does not fit"}</Badge>{" "}
+        <Badge tone={proposal.verdict === "fits" ? "good" : proposal.verdict === "undecided" ? "warn" : "bad"}>
+          {proposal.verdict === "fits"
+            ? "fits"
+            : proposal.verdict === "undecided"
+              ? "the buckets cannot decide"
+              : "does not fit"}
+        </Badge>{" "}
         <span data-testid="proposal-note">{proposal.note}</span>
       </p>
       <p className="mb-3 text-xs text-slate-500">{proposal.rule}</p>

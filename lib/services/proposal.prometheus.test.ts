@@ -62,6 +62,42 @@ describe("proposing budgets from live telemetry", () => {
     expect(view.note).toMatch(/over the 500 ms target/);
   });
 
+  it("a parallel stage whose predicted p50 is over the target does not fit, and a cut closes it (issue 26, item 9)", async () => {
+    // fanout-a and fanout-b are each uniform on (0, 100] ms under Prometheus's reading: p50 50 ms
+    // each, stacked 50 ms under a 60 ms target, but the stage's p50 is 100·√0.5 = 70.71 ms.
+    const view = await proposeDraft({
+      prom,
+      actor,
+      input: {
+        quantile: 0.5,
+        targetMs: 60,
+        window: "1m",
+        stages: [
+          {
+            name: "Fan-out",
+            components: [
+              { name: "a", source: span("fanout-a") },
+              { name: "b", source: span("fanout-b") },
+            ],
+          },
+        ],
+      },
+    });
+    expect(view.stages[0]!.components[0]!.measuredMs.p50).toBeCloseTo(await promQuantile(0.5, "fanout-a", view.at), 6);
+    expect(view.measuredStackedMs).toBeCloseTo(50, 6);
+    const exact = 100 * Math.sqrt(0.5);
+    expect(Math.abs(view.predictedEndToEndMs! - exact)).toBeLessThanOrEqual(view.predictedErrorBoundMs! + 1e-9);
+    expect(view.fits).toBe(false);
+    expect(view.cuts.length).toBeGreaterThan(0);
+    expect(view.cuts[0]!.predictedEndToEndMs!).toBeLessThanOrEqual(60);
+    // One bucket of (0, 50] and one of (50, 100]: at lower edges the stage's p50 is 50 ms, at upper
+    // edges 100 ms; 60 ms lies between.
+    expect(view.verdict).toBe("undecided");
+    expect(view.bucketBounds!.lowerMs).toBeLessThanOrEqual(50);
+    expect(view.bucketBounds!.upperMs!).toBeGreaterThanOrEqual(100);
+    expect(view.note).toMatch(/over the target/);
+  });
+
   it("refuses a pipeline it cannot read, with the field named", async () => {
     await expect(
       proposeDraft({ prom, actor, input: { ...draft(1000), stages: [{ name: "x", components: [] }] } }),

@@ -7,6 +7,7 @@ import {
   locateComponent,
   parseChange,
   predictEndToEnd,
+  type BucketBounds,
   type Change,
   type Prediction,
   type StageHistograms,
@@ -48,6 +49,12 @@ export type WhatIfView = {
   method: typeof WHATIF_METHOD;
   assumptions: string;
   errorBoundMs: number | null;
+  /**
+   * What the buckets allow: the end-to-end percentile with every bucket's mass at its lower edge
+   * and at its upper edge (upperMs null: unbounded, the +Inf bucket), before and after the changes.
+   * The uniform reading (predictedEndToEndMs ± errorBoundMs) lies inside.
+   */
+  bucketBounds: { baseline: BucketBounds | null; predicted: BucketBounds | null };
   isLowerBound: boolean;
   /** The share of requests within the target: predicted before and after the changes, and measured. */
   attainment: { baseline: number | null; predicted: number | null; measured: number | null; errorBound: number | null };
@@ -115,6 +122,7 @@ export async function getWhatIf({ db, prom, slug, query, now = Date.now() / 1000
     method: WHATIF_METHOD,
     assumptions: WHATIF_ASSUMPTIONS,
     errorBoundMs: null,
+    bucketBounds: { baseline: null, predicted: null },
     isLowerBound: false,
     attainment: { baseline: null, predicted: null, measured: null, errorBound: null },
     cdf: { baseline: [], predicted: [], measured: [] },
@@ -132,7 +140,7 @@ export async function getWhatIf({ db, prom, slug, query, now = Date.now() / 1000
     name: stage.name,
     components: stage.components.map((c, i) => ({ name: c.name, buckets: groups.get(componentKey(s, i)) ?? null })),
   }));
-  const options = { quantile: parsed.quantile, targetMs: budget.targetMs };
+  const options = { quantile: parsed.quantile, targetMs: budget.targetMs, bucketBounds: true };
   const baseline = predictEndToEnd(stages, options);
   const predicted: Prediction | null = changes.length ? predictEndToEnd(stages, { ...options, changes }) : baseline;
   const model = buildWaterfall(budget, parsed.quantile, groups);
@@ -146,6 +154,7 @@ export async function getWhatIf({ db, prom, slug, query, now = Date.now() / 1000
     view.predictedEndToEndMs = predicted.quantileMs;
     view.errorBoundMs = Math.max(baseline.errorBoundMs, predicted.errorBoundMs);
     view.isLowerBound = baseline.isLowerBound || predicted.isLowerBound;
+    view.bucketBounds = { baseline: baseline.bucketBounds, predicted: predicted.bucketBounds };
     view.missing = baseline.missing;
     view.attainment.baseline = baseline.attainment;
     view.attainment.predicted = predicted.attainment;

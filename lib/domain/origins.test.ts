@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isAddressHost, localPath, trustedOriginsOf, untrustedOriginMessage } from "./origins";
+import { isAddressHost, isOwnCallback, localPath, trustedOriginsOf, untrustedOriginMessage } from "./origins";
 
 const own = "https://budgets.example.com";
 const headers = (h: Record<string, string>) => new Headers(h);
@@ -86,5 +86,39 @@ describe("localPath, for any input", () => {
         },
       ),
     );
+  });
+});
+
+describe("isOwnCallback", () => {
+  const trusted = ["http://localhost:3000", "https://lb.vpn.example"];
+
+  it.each([
+    "/",
+    "/services/chat-api?window=1h#slo",
+    "http://localhost:3000/services",
+    "https://lb.vpn.example",
+    "https://lb.vpn.example/x?y=1",
+  ])("takes %s", (url) => {
+    expect(isOwnCallback(url, trusted)).toBe(true);
+  });
+
+  it.each([
+    "https://evil.example/x",
+    "http://evil.example",
+    "//evil.example/x",
+    "/\\evil.example/x",
+    "/\tevil",
+    "/./..//evil.example",
+    "http://localhost:4444/x",
+    "https://localhost:3000/x",
+    "http://lb.vpn.example/x",
+    "https://lb.vpn.example.evil.example/",
+    "https://lb.vpn.example@evil.example/",
+    "javascript:alert(1)",
+    "data:text/html,hi",
+    "services",
+    "",
+  ])("refuses %s", (url) => {
+    expect(isOwnCallback(url, trusted)).toBe(false);
   });
 });

@@ -96,3 +96,21 @@ export function localPath(next: string | undefined): string {
   if (resolved.origin !== base || resolved.pathname.startsWith("//")) return "/";
   return `${resolved.pathname}${resolved.search}${resolved.hash}`;
 }
+
+/**
+ * Whether a sign-in may send the browser to `url` afterwards (better-auth's callbackURL and
+ * its kin): a path on this site that `localPath` keeps as it is, or an http(s) URL on one of
+ * the `trusted` origins (`trustedOriginsOf`). Anything else, another site, `//host`, `/\\host`,
+ * `javascript:`, is refused.
+ */
+export function isOwnCallback(url: string, trusted: readonly string[]): boolean {
+  if (/[\u0000-\u001f\u007f\\]/.test(url)) return false;
+  if (url.startsWith("/")) return localPath(url) === url;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  return (parsed.protocol === "http:" || parsed.protocol === "https:") && trusted.includes(parsed.origin);
+}

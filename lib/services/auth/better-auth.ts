@@ -32,9 +32,21 @@ function createAuth() {
   return betterAuth({
     appName: "Latency Budgets",
     // Without a public URL (the demo, a first try) links are built for whatever address the app
-    // was opened at; which pages may sign in is decided by trustedOrigins below, never by the host.
-    baseURL: publicUrl ?? { allowedHosts: ["*"], fallback: `http://localhost:${process.env.PORT ?? 3000}` },
+    // was opened at; which pages may sign in, and where a sign-in may return to, is decided by
+    // trustedOrigins below, never by the host. (A dynamic baseURL with allowedHosts ["*"] would
+    // make every https:// URL a trusted callback.) ./sign-in.ts checks callbacks by the same rule
+    // first, with a message that says why.
+    baseURL: publicUrl,
     basePath: "/api/auth",
+    logger: {
+      // Without a public URL the base URL follows the request on purpose (above): better-auth's
+      // start-up warning that none is set would only puzzle whoever runs the demo.
+      log: (level, message, ...args) => {
+        if (!publicUrl && message.includes("Base URL is not set")) return;
+        const write = level === "error" ? console.error : level === "warn" ? console.warn : console.log;
+        write(`[Better Auth] ${message}`, ...args);
+      },
+    },
     // The same rule as every other change (lib/api/security.ts): the public URL, the extra
     // trusted origins, and with no public URL the address the app was opened at.
     trustedOrigins: (request) =>
@@ -65,6 +77,9 @@ function createAuth() {
     // so the limit holds across instances.
     rateLimit: { enabled: false },
     advanced: {
+      // better-auth skips its origin and callback checks under NODE_ENV=test unless told: the
+      // tests run what production runs.
+      disableOriginCheck: false,
       useSecureCookies: publicUrl?.startsWith("https:") ?? false,
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
       // Set by the app's server from the socket (or trusted proxies), never by the client.

@@ -10,7 +10,7 @@ import { recordAudit } from "../audit";
 import { notifyAuthChange } from "../mutation";
 import { forgetActors } from "./actor-cache";
 import { auth } from "./better-auth";
-import { checkSignInOrigin } from "./origins";
+import { checkSignInCallbacks, checkSignInOrigin } from "./origins";
 import { actorFromHeaders } from "./request";
 
 /**
@@ -39,27 +39,36 @@ const tooMany = (what: string) =>
 
 /**
  * The body as better-auth will read it. Only JSON is served: better-auth also reads form posts,
- * and a limiter that read one format and not the other would count nothing.
+ * and a limiter (or a callback check) that read one format and not the other would see nothing.
  */
-async function readCredentials(request: Request): Promise<{ text: string; email: string }> {
+async function readJsonBody(request: Request): Promise<{ text: string; body: unknown }> {
   if (!/^application\/json\s*(;|$)/i.test(request.headers.get("content-type") ?? ""))
-    throw new AppError(
-      "UNSUPPORTED_MEDIA_TYPE",
-      "Send the email and password as JSON with Content-Type: application/json.",
-    );
+    throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send the sign-in as JSON with Content-Type: application/json.");
   const text = await request.text();
   if (Buffer.byteLength(text) > MAX_BODY_BYTES)
     throw new AppError("PAYLOAD_TOO_LARGE", "The sign-in body is too large.");
-  let body: unknown;
   try {
-    body = JSON.parse(text);
+    return { text, body: JSON.parse(text) };
   } catch {
     throw new AppError("BAD_REQUEST", "The body is not valid JSON.");
   }
+}
+
+/** The email and password sign-in's body, its email, and its callbacks checked. */
+async function readCredentials(request: Request): Promise<{ text: string; email: string }> {
+  const { text, body } = await readJsonBody(request);
+  checkSignInCallbacks(request, body);
   const email = (body as { email?: unknown } | null)?.email;
   if (typeof email !== "string" || !email.trim())
     throw new AppError("VALIDATION_FAILED", "Give your email address.", { email: "Give your email address" });
   return { text, email: email.trim().toLowerCase().slice(0, 254) };
+}
+
+/** Single sign-on's start: its callbacks checked, then better-auth's. */
+async function signInWithProvider(request: Request): Promise<Response> {
+  const { text, body } = await readJsonBody(request);
+  checkSignInCallbacks(request, body);
+  return auth().handler(new Request(request, { body: text }));
 }
 
 /** Audits a failure unless the window's allowance is spent; says so once when it is. */
@@ -159,6 +168,7 @@ export async function handleAuthRequest(request: Request): Promise<Response> {
   if (!SERVED.some((pattern) => pattern.test(path))) throw new AppError("NOT_FOUND", "No such sign-in endpoint.");
   if (request.method === "POST") checkSignInOrigin(request);
   if (request.method === "POST" && path === "/sign-in/email") return signInWithPassword(request);
+  if (request.method === "POST" && path === "/sign-in/social") return signInWithProvider(request);
   if (request.method === "POST" && path === "/sign-out") return signOut(request);
   const response = await auth().handler(request);
   // A single sign-on callback may have changed the person's role (its trigger tells the others).

@@ -97,10 +97,30 @@ export const notAnObject = fc.oneof(
  * be refused itself nor hide the bad one.
  */
 export const amongEmptyParams = (names: readonly string[], bad: fc.Arbitrary<string>) =>
+  fc.tuple(fc.subarray([...names]), bad, fc.nat()).map(([empty, pair, at]) => {
+    const pairs = empty.map((name) => `${name}=`);
+    pairs.splice(at % (pairs.length + 1), 0, pair);
+    return pairs.join("&");
+  });
+
+/**
+ * Where a sign-in must not send the browser afterwards (the app is at http://localhost): another
+ * site, scheme-relative or backslashed hosts, script and data URLs, another port or scheme of this
+ * host, and values that are not text.
+ */
+export const offSiteCallback = fc.oneof(
   fc
-    .tuple(fc.subarray([...names]), bad, fc.nat())
-    .map(([empty, pair, at]) => {
-      const pairs = empty.map((name) => `${name}=`);
-      pairs.splice(at % (pairs.length + 1), 0, pair);
-      return pairs.join("&");
-    });
+    .webUrl({ withQueryParameters: true, withFragments: true })
+    .filter((url) => new URL(url).origin !== "http://localhost"),
+  fc.domain().map((domain) => `//${domain}/x`),
+  fc.domain().map((domain) => `/\\${domain}`),
+  fc.constantFrom(
+    "javascript:alert(1)",
+    "data:text/html,<script>alert(1)</script>",
+    "http://localhost:4444/",
+    "https://localhost/",
+    "/\t/evil.example",
+    "http:evil.example",
+  ),
+  fc.oneof(fc.integer(), fc.boolean(), fc.array(fc.string({ maxLength: 4 }), { maxLength: 2 })),
+);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import * as annotationRoute from "@/app/api/annotations/[id]/route";
 import * as annotationsRoute from "@/app/api/annotations/route";
 import * as auditRoute from "@/app/api/audit/route";
+import * as authRoute from "@/app/api/auth/[...all]/route";
 import * as capacityPlanRoute from "@/app/api/capacity/plan/route";
 import * as discoveryRoute from "@/app/api/discovery/histograms/route";
 import * as proposalsRoute from "@/app/api/proposals/route";
@@ -44,6 +45,7 @@ import {
   notJson,
   notNumber,
   notText,
+  offSiteCallback,
   outside,
   tooLong,
   withLoneSurrogate,
@@ -279,6 +281,8 @@ type Endpoint = {
   headers?: Record<string, string>;
   /** The content type of a case's body when it names none; JSON by default. */
   contentType?: string;
+  /** The request's path, for handlers that read it (better-auth's catch-all); /api by default. */
+  path?: string;
   cases: () => fc.Arbitrary<Case>;
 };
 
@@ -1054,6 +1058,29 @@ const endpoints: Endpoint[] = [
       fc.oneof(fc.uuid(), fc.string({ maxLength: 40 }), withNul, withLoneSurrogate).map((id) => ({ params: { id } })),
   },
   {
+    // Refused before any password is read, so nothing is stored (no attempt, no audit entry).
+    name: "POST /api/auth/sign-in/email",
+    handler: authRoute.POST as Handler,
+    method: "POST",
+    path: "/api/auth/sign-in/email",
+    params: () => ({}),
+    cases: () =>
+      fc.oneof(
+        bodyFaults(signInBody),
+        field(
+          signInBody,
+          ["email"],
+          fc.oneof(
+            notText.filter((v) => v !== null),
+            fc.constantFrom("", "   "),
+          ),
+        ),
+        field(signInBody, ["callbackURL"], offSiteCallback),
+        field(signInBody, ["errorCallbackURL"], offSiteCallback),
+        field(signInBody, ["newUserCallbackURL"], offSiteCallback),
+      ),
+  },
+  {
     name: "POST /api/setup",
     handler: setupRoute.POST as Handler,
     method: "POST",
@@ -1093,6 +1120,7 @@ const setupBody = () => ({
 });
 const passwordChange = () => ({ currentPassword: TEST_PASSWORD, newPassword: "a long enough password" });
 const tooLongPassword = fc.constant("p".repeat(129));
+const signInBody = () => ({ email: "fuzz@example.test", password: "not the password", callbackURL: "/services" });
 let adminCookie = "";
 let adminEmail = "";
 let viewerId = "";
@@ -1156,7 +1184,7 @@ describe(`generated invalid input on every mutating endpoint (${inject("database
           const { status, body } = await call(endpoint.handler, {
             ...(endpoint.isSession && { as: null }),
             method: endpoint.method,
-            path: `/api?${c.query ?? ""}`,
+            path: `${endpoint.path ?? "/api"}?${c.query ?? ""}`,
             params,
             body: c.body,
             headers: {

@@ -193,13 +193,13 @@ export async function startFixtureExporter(tickMs = 250): Promise<FixtureExporte
   );
   const unitless = new Histogram({
     name: UNITLESS_MS_METRIC,
-    help: "Fixture LLM stage latency (bounds in ms, no unit in the name)",
+    help: "Fixture LLM stage latency",
     buckets: UNITLESS_MS_BUCKETS,
     registers: [registry],
   });
   const mislabelled = new Histogram({
     name: MISLABELLED_MS_METRIC,
-    help: "Fixture generate duration (bounds in seconds despite the name)",
+    help: "Fixture generate duration",
     buckets: FIXTURE_BUCKETS,
     registers: [registry],
   });

@@ -5,7 +5,7 @@ import { Field } from "@/components/ui/field";
 import { Button, FieldError, Select, TextInput } from "@/components/ui/primitives";
 import { formatMeasuredMs } from "@/lib/domain/format";
 import { PRESETS, PRESET_IDS } from "@/lib/domain/presets";
-import { unitFromName } from "@/lib/domain/units";
+import { unitFromName, type HistogramUnit } from "@/lib/domain/units";
 import { sourceFromForm, type SourceForm } from "./form-model";
 import { MetricField } from "./metric-field";
 import { useDiscovery, useSourcePreview } from "./use-telemetry";
@@ -143,9 +143,49 @@ export function SourceEditor({
               />
             </fieldset>
             <SourcePreviewLine id={id} preview={preview} hasSource={complete !== null} />
+            <UnitWarning
+              id={id}
+              check={preview.data?.unitCheck ?? null}
+              discovered={picked}
+              onUse={(unit) => setValue(`${base}.unit`, unit, { shouldDirty: true })}
+            />
           </>
         )}
       </div>
+    </div>
+  );
+}
+
+/**
+ * When the histogram's bucket bounds cannot be latency bounds in the unit they are read in (from
+ * the live preview, else from discovery): one sentence and a one-click switch to the unit they fit.
+ */
+function UnitWarning({
+  id,
+  check,
+  discovered,
+  onUse,
+}: {
+  id: string;
+  check: { message: string; suggestedUnit: HistogramUnit | null } | null;
+  discovered: { unitWarning: string | null; suggestedUnit: HistogramUnit | null } | null;
+  onUse: (unit: HistogramUnit) => void;
+}) {
+  const message = check?.message ?? discovered?.unitWarning ?? null;
+  const suggested = check ? check.suggestedUnit : (discovered?.suggestedUnit ?? null);
+  if (!message) return null;
+  return (
+    <div
+      id={`${id}-unit-warning`}
+      role="status"
+      className="flex flex-wrap items-center gap-2 rounded-md bg-amber-50 p-2 text-xs text-amber-900 sm:col-span-2 dark:bg-amber-950 dark:text-amber-100"
+    >
+      <span>{message}</span>
+      {suggested && (
+        <Button variant="ghost" onClick={() => onUse(suggested)}>
+          Use {suggested}
+        </Button>
+      )}
     </div>
   );
 }

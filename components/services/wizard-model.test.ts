@@ -13,6 +13,8 @@ const spans: DiscoveredHistogram = {
   series: 8,
   truncated: false,
   help: null,
+  unitWarning: null,
+  suggestedUnit: null,
 };
 
 describe("the new-service wizard's model", () => {

@@ -1,7 +1,14 @@
 import "server-only";
 import { z } from "zod";
 import { presetOf, type MetricRole, type PresetId } from "@/lib/domain/presets";
-import { resolveUnit, type HistogramKind, type HistogramUnit, type UnitResolution } from "@/lib/domain/units";
+import { parseLe } from "@/lib/domain/histogram";
+import {
+  checkUnit,
+  resolveUnit,
+  type HistogramKind,
+  type HistogramUnit,
+  type UnitResolution,
+} from "@/lib/domain/units";
 import { AppError } from "@/lib/errors";
 import type { PrometheusClient } from "@/lib/prometheus/client";
 import { assertMetricName, isMetricName, selector as seriesSelector, stringLiteral } from "@/lib/prometheus/promql";
@@ -34,6 +41,12 @@ export type DiscoveredHistogram = {
   /** Labels whose values were cut at the limit, or read from only the first series. */
   truncated: boolean;
   help: string | null;
+  /**
+   * When the bucket bounds cannot be latency bounds in `unit` (5 … 10000 read as seconds): why,
+   * and the unit they fit (null when none does). Classic histograms only: a native one has no `le`.
+   */
+  unitWarning: string | null;
+  suggestedUnit: HistogramUnit | null;
 };
 
 export type Discovery = {
@@ -118,6 +131,7 @@ async function discover(prom: PrometheusClient | null, query: unknown): Promise<
   const classicShown = shown.filter((h) => h.kind === "classic").map((h) => `${h.metric}_count`);
   const samplesByName = new Map<string, { metric: Record<string, string> }[]>();
   const counts = new Map<string, number>();
+  const boundsByName = new Map<string, number[]>();
   const time = Math.floor(Date.now() / 1000);
   const reads: Promise<void>[] = [];
   if (classicShown.length) {
@@ -135,6 +149,20 @@ async function discover(prom: PrometheusClient | null, query: unknown): Promise<
         for (const sample of result.samples)
           counts.set(sample.metric.__name__!.slice(0, -"_count".length), sample.value);
       }),
+      // The `le` bounds of every classic histogram listed, to compare with its unit.
+      prom
+        .query(
+          `count by (__name__, le) ({__name__=~${nameRegex(classicShown.map((n) => n.replace(/_count$/, "_bucket")))}})`,
+          time,
+        )
+        .then((result) => {
+          if (result.status !== "success") unavailable(result.error);
+          for (const sample of result.samples) {
+            const base = sample.metric.__name__!.slice(0, -"_bucket".length);
+            const bound = parseLe(sample.metric.le ?? "");
+            if (Number.isFinite(bound)) boundsByName.set(base, [...(boundsByName.get(base) ?? []), bound]);
+          }
+        }),
     );
   }
   for (const h of shown.filter((x) => x.kind === "native")) {
@@ -161,6 +189,7 @@ async function discover(prom: PrometheusClient | null, query: unknown): Promise<
     const series = counts.get(metric) ?? null;
     const truncated = cut || (series !== null && series > DISCOVERY_LIMITS.series);
     anyTruncated ||= truncated;
+    const check = checkUnit(boundsByName.get(metric) ?? [], unit.unit);
     return {
       metric,
       kind,
@@ -172,6 +201,8 @@ async function discover(prom: PrometheusClient | null, query: unknown): Promise<
       series,
       truncated,
       help: entry?.help || null,
+      unitWarning: check?.message ?? null,
+      suggestedUnit: check?.suggestedUnit ?? null,
     };
   });
   const omitted = found.length - shown.length;

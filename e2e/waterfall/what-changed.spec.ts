@@ -41,12 +41,12 @@ test("sixty deploys and notes in an hour read as a page of groups, newest first,
   await expect(groups.nth(9)).toContainText("latest: Deploy #18");
   await expect(list.getByText("Deploy #0 ", { exact: false })).toHaveCount(0);
 
-  // The slowest requests are no longer pushed screens down by the list: it takes less than a screen.
+  // The slowest requests are no longer pushed screens down by the list: from "What changed" to
+  // them is less than a screen (sixty lines of about 30 px were more than two and a half).
   const viewport = page.viewportSize()!;
   const changed = await page.getByRole("heading", { name: "What changed" }).boundingBox();
   const slow = await page.getByRole("heading", { name: "Slowest requests" }).boundingBox();
   expect(slow!.y - changed!.y).toBeLessThan(viewport.height);
-  expect(slow!.y).toBeLessThan(2 * viewport.height);
 
   // Opening a group lists its annotations newest first, as typed (never HTML).
   const notes = groups.nth(0).getByRole("button", { name: /5 notes/ });

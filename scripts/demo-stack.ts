@@ -17,6 +17,7 @@ import { createServer } from "node:http";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { displayUrl } from "../lib/domain/display-url";
 import { hasAlertmanager, startAlertmanager, type AlertmanagerServer } from "./stack/alertmanager";
 import { hasPrometheus, startPrometheus, type PrometheusServer } from "./stack/prometheus";
 import { portOrFree } from "./stack/net";
@@ -70,7 +71,7 @@ console.log(`Demo traffic: ${traffic.url}/metrics (incidents: npm run demo:incid
 let prometheus: PrometheusServer | null = null;
 if (process.env.PROMETHEUS_URL) {
   console.log(
-    `Using Prometheus at ${process.env.PROMETHEUS_URL}; add ${traffic.url.replace("http://", "")} to its scrape targets.`,
+    `Using Prometheus at ${displayUrl(process.env.PROMETHEUS_URL)}; add ${traffic.url.replace("http://", "")} to its scrape targets.`,
   );
 } else if (hasPrometheus()) {
   const dataDir = resolve(dataRoot, "prometheus");

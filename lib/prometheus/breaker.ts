@@ -1,4 +1,5 @@
 import "server-only";
+import { displayUrl } from "@/lib/domain/display-url";
 import { metrics } from "@/lib/observability/metrics";
 import { nodeTransport, type Transport } from "./transport";
 
@@ -59,11 +60,14 @@ export function guardedTransport(baseUrl: string, options: BreakerOptions = {}):
   const state: BreakerState = { state: "closed", openedAt: null, reason: null, probes: 0 };
   let probing = false;
 
-  const gauge = { prometheus: baseUrl };
+  // Labels, messages and log lines name the URL as displayUrl shows it: no password, no query.
+  const shown = displayUrl(baseUrl);
+  const gauge = { prometheus: shown };
   metrics().breakerOpen.set(gauge, 0);
   const open = (reason: string) => {
     if (state.state === "open") return;
     Object.assign(state, { state: "open", openedAt: Date.now(), reason });
+    console.warn(`Prometheus at ${shown} ${reason}: views serve their last good data until it answers again.`);
     metrics().breakerOpen.set(gauge, 1);
     metrics().breakerOpened.inc(gauge);
     void probe();
@@ -96,7 +100,7 @@ export function guardedTransport(baseUrl: string, options: BreakerOptions = {}):
   };
 
   const openError = () =>
-    new CircuitOpenError(state.openedAt!, `Prometheus at ${baseUrl} ${state.reason}; checking again in the background`);
+    new CircuitOpenError(state.openedAt!, `Prometheus ${state.reason}; checking again in the background`);
 
   async function probe(): Promise<void> {
     if (probing) return;
@@ -114,10 +118,12 @@ export function guardedTransport(baseUrl: string, options: BreakerOptions = {}):
   }
 
   const guarded = (async (request) => {
-    if (state.state === "open") throw openError();
+    // A function, not the field: TypeScript would keep its narrowing across the await.
+    const isOpen = () => state.state === "open";
+    if (isOpen()) throw openError();
     if (confirming) {
       await confirming;
-      if (state.state === "open") throw openError();
+      if (isOpen()) throw openError();
     }
     try {
       const response = await send(request);

@@ -87,7 +87,9 @@ export function createPrometheusClient(
       return {
         status: "error",
         errorType: isTimeout ? "timeout" : "unreachable",
-        error: isTimeout ? `Prometheus did not answer within ${timeoutMs} ms` : `Prometheus is unreachable at ${root}`,
+        // No address in answers: PROMETHEUS_URL may hold a password, and its host is internal
+        // (the server's log names it, through displayUrl).
+        error: isTimeout ? `Prometheus did not answer within ${timeoutMs} ms` : "Prometheus could not be reached",
       };
     }
   }

@@ -14,6 +14,7 @@ import { bigOpenSloDocument } from "@/test/openslo-documents";
 // a request in flight finish.
 
 const METRICS_TOKEN = "instances-metrics-token";
+const PUBLIC_URL = "http://lb.instances.test";
 const ADMIN = { email: "admin@instances.test", password: "instances-admin-password" };
 const rulesFile = join(mkdtempSync(join(tmpdir(), "lb-instances-")), "rules", "latency-budgets.rules.yaml");
 let database: Awaited<ReturnType<typeof freshDatabase>>;
@@ -37,6 +38,8 @@ async function send(
   const response = await fetch(`${instance.url}${path}`, {
     method,
     headers: {
+      // As a browser at the app sends it (better-auth refuses a fetch that names no origin).
+      ...(method !== "GET" && { origin: PUBLIC_URL }),
       ...(json !== undefined && { "content-type": "application/json" }),
       ...(type && { "content-type": type }),
       ...(cookie && { cookie }),
@@ -70,7 +73,7 @@ beforeAll(async () => {
     DATABASE_URL: database.url,
     LB_DATABASE_KIND: "postgres",
     LB_AUTH_SECRET: "instances-test-secret-0123456789abcdefghij",
-    LB_PUBLIC_URL: "http://lb.instances.test",
+    LB_PUBLIC_URL: PUBLIC_URL,
     LB_RULES_FILE: rulesFile,
     LB_ANONYMOUS_VIEW: "true",
     LB_DEMO_ADMIN_EMAIL: ADMIN.email,

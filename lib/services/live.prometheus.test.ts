@@ -136,7 +136,7 @@ describe("waterfall against a real Prometheus", () => {
       await server.stop();
       const stale = await getWaterfall({ db, prom, slug, query: { window: "1m" }, now: Date.now() / 1000 + 2 });
       expect(stale).toMatchObject({ stale: true, prometheus: "down", stackedMs: good.stackedMs });
-      expect(stale.error).toMatch(/unreachable/);
+      expect(stale.error).toMatch(/could not be reached/);
       expect(stale.staleSince).not.toBeNull();
 
       await server.start();

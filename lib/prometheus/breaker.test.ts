@@ -55,7 +55,8 @@ describe("circuit breaker against a server that accepts and never replies", () =
     const after = await Promise.all(Array.from({ length: 20 }, () => timed(() => client.query("up", 1))));
     for (const { ms, value } of after) {
       expect(value).toMatchObject({ status: "error", errorType: "circuit_open" });
-      expect(ms).toBeLessThan(50);
+      // Well under the 500 ms timeout (no request reached the server), with room for a busy machine.
+      expect(ms).toBeLessThan(400);
     }
     expect((after[0]!.value as { error: string }).error).toMatch(
       /did not answer in time; checking again in the background/,

@@ -1,3 +1,4 @@
+import { convolve } from "./convolution";
 import { normaliseBuckets, type Bucket } from "./histogram";
 
 // What-if: the end-to-end distribution predicted from the component histograms. Each component is
@@ -12,7 +13,8 @@ import { normaliseBuckets, type Bucket } from "./histogram";
 // Far tails are folded onto a cap chosen per stage, all of them together moving at most a fixed
 // share of probability (a tenth of 1 − q, at most 10⁻³) whatever the number of components, and
 // the bound counts exactly what was moved. The answer is the middle of the resulting interval.
-// One convolution, no sampling noise.
+// One convolution, no sampling noise: stages are added in pairs, then pairs of pairs, through an
+// FFT once they are long (./convolution.ts), whose round-off is counted in the bound too.
 //
 // The buckets themselves cannot say where inside a bucket requests fall: `bucketBounds` is the
 // interval between putting every bucket's mass at its lower edge and at its upper edge (the +Inf
@@ -228,16 +230,6 @@ function pmfOf(cdf: Float64Array, full: number): Float64Array {
 /** A pmf on grid cells start, start + 1, …: leading cells of negligible mass are dropped. */
 type Dist = { start: number; p: Float64Array };
 
-function convolve(a: Float64Array, b: Float64Array): Float64Array {
-  const out = new Float64Array(a.length + b.length - 1);
-  for (let i = 0; i < a.length; i++) {
-    const ai = a[i]!;
-    if (ai === 0) continue;
-    for (let j = 0; j < b.length; j++) out[i + j]! += ai * b[j]!;
-  }
-  return out;
-}
-
 /** Mass trimmed from either end of a partial sum, per convolution: accounted for in the bound. */
 const TRIM = 1e-15;
 
@@ -319,10 +311,9 @@ function solve(stages: Pieces[][], quantile: number, targetMs: number, refine = 
     estimate = Math.max(estimate, M + lo);
   });
   const onGrid = (h: number): Solved => {
-    let sum: Dist | null = null;
     let raised = 0;
     let folded = tailsFolded;
-    shifted.forEach((s, i) => {
+    let level: Dist[] = shifted.map((s, i) => {
       const n = Math.ceil(caps[i]! / h - 1e-9);
       const stageCdf = new Float64Array(n + 1).fill(1);
       s.components.forEach((pieces, c) => {
@@ -332,15 +323,25 @@ function solve(stages: Pieces[][], quantile: number, targetMs: number, refine = 
         for (let k = 0; k <= n; k++) stageCdf[k]! *= Math.min(s.finite[c]!, cdf[k]!);
       });
       const stageFull = s.finite.reduce((a, b) => a * b, 1);
-      const pmf = pmfOf(stageCdf, stageFull);
-      if (!sum) sum = { start: 0, p: pmf };
-      else {
-        const trimmed = trim({ start: sum.start, p: convolve(sum.p, pmf) });
-        sum = trimmed.d;
-        raised += trimmed.raised;
-        folded += trimmed.folded;
-      }
+      return { start: 0, p: pmfOf(stageCdf, stageFull) };
     });
+    // Stages are added in pairs, then pairs of pairs: the convolutions stay balanced, where the
+    // FFT is cheapest (a running sum would convolve a long sum with one short stage K times).
+    while (level.length > 1) {
+      const next: Dist[] = [];
+      for (let i = 0; i + 1 < level.length; i += 2) {
+        const [a, b] = [level[i]!, level[i + 1]!];
+        const product = convolve(a.p, b.p);
+        const trimmed = trim({ start: a.start + b.start, p: product.p });
+        next.push(trimmed.d);
+        // The FFT's round-off moves the CDF by at most its L1 error, either way.
+        raised += trimmed.raised + product.error;
+        folded += trimmed.folded + product.error;
+      }
+      if (level.length % 2) next.push(level[level.length - 1]!);
+      level = next;
+    }
+    const sum = level[0] ?? null;
     const { start, p } = sum ?? { start: 0, p: Float64Array.of(full) };
     const cumulative = new Float64Array(p.length);
     let running = 0;

@@ -72,10 +72,10 @@ describe("discovering histograms", () => {
       unitFrom: "name",
       preset: "otel-spanmetrics",
       role: "span",
-      series: 2,
+      series: 4,
       truncated: false,
     });
-    expect(by["traces_span_metrics_duration_milliseconds"]!.labels.span_name).toEqual(["generate", "retrieve"]);
+    expect(by["traces_span_metrics_duration_milliseconds"]!.labels.span_name).toEqual(["fanout-a", "fanout-b", "generate", "retrieve"]);
     expect(by["fixture_native_latency_seconds"]).toMatchObject({ kind: "native", unit: "seconds", series: 2 });
     expect(by["fixture_native_latency_seconds"]!.labels.component).toEqual(["fast", "slow"]);
     expect(by["fixture_native_duration_milliseconds"]).toMatchObject({ kind: "native", unit: "milliseconds" });

@@ -4,7 +4,9 @@ import type { Db } from "./client";
 // The rule file Prometheus reads is shared by every instance of the app. Writes are serialised by
 // a PostgreSQL advisory lock, and the newest snapshot of the database wins: an instance whose
 // reads began before the last written file's did skips its write, since that file already holds
-// everything it saw. The lock is held for the write itself, never while Prometheus is asked.
+// everything it saw. The lock is held only to compare snapshots, rename a file promtool has already
+// checked into place and record the outcome: never while promtool runs or Prometheus is asked
+// (on the embedded database the lock's transaction holds the app's only connection).
 
 export type RuleFileSyncRow = {
   /** When the written file's snapshot of the database was taken (the database's clock). */
@@ -41,7 +43,8 @@ export async function databaseNow(db: Db): Promise<Date> {
 
 /**
  * Runs `write` holding the rule file's lock, unless a file from a snapshot at or after
- * `snapshotAt` was written already; records the outcome. Returns whether `write` ran.
+ * `snapshotAt` was written already; records the outcome. Returns whether `write` ran. `write`
+ * must be quick (a rename): every other query of this instance may be waiting for it.
  */
 export async function writeRuleFileOnce(
   db: Db,

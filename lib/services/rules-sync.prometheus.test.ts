@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createDb } from "@/lib/db/create";
 import { EMBEDDED_POOL_SIZE } from "@/lib/db/embedded";
@@ -22,10 +22,17 @@ import { createService } from "./services";
 const dir = mkdtempSync(join(tmpdir(), "lb-rules-sync-"));
 const rulesFile = join(dir, "rules", "latency-budgets.rules.yaml");
 const refuseMarker = join(dir, "refuse");
+// A slow promtool says when it starts checking and takes 3 s; a hung one never answers.
+const slowMarker = join(dir, "slow");
+const startedMarker = join(dir, "started");
+const hangMarker = join(dir, "hang");
 const fakePromtool = join(dir, "promtool");
 writeFileSync(
   fakePromtool,
-  `#!/bin/sh\n[ -e '${refuseMarker}' ] && { echo 'refused by the test' >&2; exit 1; }\nexec /usr/bin/promtool "$@"\n`,
+  `#!/bin/sh\n[ -e '${refuseMarker}' ] && { echo 'refused by the test' >&2; exit 1; }\n` +
+    `[ -e '${slowMarker}' ] && { touch '${startedMarker}'; sleep 3; }\n` +
+    `[ -e '${hangMarker}' ] && exec sleep 120\n` +
+    `exec /usr/bin/promtool "$@"\n`,
 );
 chmodSync(fakePromtool, 0o755);
 
@@ -157,6 +164,49 @@ describe("the rule file Prometheus reads", () => {
     rmSync(refuseMarker);
     await syncRulesFile({ db, prom });
     expect(readFileSync(rulesFile, "utf8")).toContain("Renamed while promtool refuses");
+    expect((await getAlerts({ db, prom, query: { service: slug } })).rulesError).toBeNull();
+  }, 60_000);
+
+  it("the database answers while promtool checks the file: the check runs before the rule file's lock", async () => {
+    // The embedded database's single connection (this db has one, like the app on PGlite).
+    await db.service.update({ where: { slug }, data: { name: "Renamed while promtool is slow" } });
+    writeFileSync(slowMarker, "");
+    try {
+      const sync = syncRulesFile({ db, prom });
+      await expect.poll(() => existsSync(startedMarker), { timeout: 20_000, interval: 10 }).toBe(true);
+      // promtool sleeps 3 s from here; a query waiting for the lock's transaction would take about that.
+      const started = performance.now();
+      await db.service.count();
+      const tookMs = performance.now() - started;
+      await sync;
+      expect(tookMs).toBeLessThan(1_500);
+    } finally {
+      rmSync(slowMarker, { force: true });
+      rmSync(startedMarker, { force: true });
+    }
+    expect(readFileSync(rulesFile, "utf8")).toContain("Renamed while promtool is slow");
+    expect((await getAlerts({ db, prom, query: { service: slug } })).rulesError).toBeNull();
+  }, 60_000);
+
+  it("a promtool that does not answer in time leaves the file as it was, and the alerts view says why", async () => {
+    const before = readFileSync(rulesFile, "utf8");
+    await db.service.update({ where: { slug }, data: { name: "Renamed while promtool hangs" } });
+    writeFileSync(hangMarker, "");
+    try {
+      const started = performance.now();
+      await syncRulesFile({ db, prom, promtoolTimeoutMs: 1_000 });
+      // Given up once, not once more per group.
+      expect(performance.now() - started).toBeLessThan(10_000);
+    } finally {
+      rmSync(hangMarker, { force: true });
+    }
+    expect(readFileSync(rulesFile, "utf8")).toBe(before);
+    const view = await getAlerts({ db, prom, query: { service: slug }, viewer: admin });
+    expect(view.rulesLoaded).toBe(false);
+    expect(view.rulesError).toMatch(/promtool check rules did not finish within 1 s, so the rule file was left as it was/);
+    expect(readdirSync(dirname(rulesFile)).filter((f) => f.includes(".tmp-"))).toEqual([]);
+    await syncRulesFile({ db, prom });
+    expect(readFileSync(rulesFile, "utf8")).toContain("Renamed while promtool hangs");
     expect((await getAlerts({ db, prom, query: { service: slug } })).rulesError).toBeNull();
   }, 60_000);
 });

@@ -148,16 +148,31 @@ function findPromtool(): string | null {
 
 const run = promisify(execFile);
 
-/** Why promtool refuses the file, or null when it accepts it (or is not installed). */
-async function promtoolProblem(file: string): Promise<string | null> {
+/** How long promtool may take over one file before the write is given up (and why is recorded). */
+const PROMTOOL_TIMEOUT_MS = 30_000;
+
+type PromtoolVerdict = { ok: true } | { ok: false; timedOut: boolean; problem: string };
+
+/** Whether promtool accepts the file (it does when it is not installed), refuses it, or did not finish in time. */
+async function promtoolCheck(file: string, timeoutMs: number): Promise<PromtoolVerdict> {
   const promtool = findPromtool();
-  if (!promtool) return null;
+  if (!promtool) return { ok: true };
   try {
-    await run(promtool, ["check", "rules", file], { timeout: 30_000 });
-    return null;
+    await run(promtool, ["check", "rules", file], { timeout: timeoutMs, killSignal: "SIGKILL" });
+    return { ok: true };
   } catch (error) {
-    const e = error as { stdout?: string; stderr?: string; message?: string };
-    return `promtool check rules refused it: ${(e.stderr || e.stdout || e.message || "").trim().slice(0, 1500)}`;
+    const e = error as { stdout?: string; stderr?: string; message?: string; killed?: boolean };
+    if (e.killed)
+      return {
+        ok: false,
+        timedOut: true,
+        problem: `promtool check rules did not finish within ${timeoutMs / 1000} s, so the rule file was left as it was`,
+      };
+    return {
+      ok: false,
+      timedOut: false,
+      problem: `promtool check rules refused it: ${(e.stderr || e.stdout || e.message || "").trim().slice(0, 1500)}`,
+    };
   }
 }
 
@@ -166,24 +181,30 @@ const serviceOfGroup = (name: string) => name.slice(RULE_PREFIX.length + 1).spli
 
 /**
  * The groups promtool refuses, each checked in a file of its own, with why (promtool's words,
- * without the temporary file's path).
+ * without the temporary file's path); or why the check could not finish.
  */
-async function groupsPromtoolRefuses(groups: readonly RuleGroup[]): Promise<LeftOutRuleGroup[]> {
+async function groupsPromtoolRefuses(
+  groups: readonly RuleGroup[],
+  timeoutMs: number,
+): Promise<{ refused: LeftOutRuleGroup[]; timedOut: string | null }> {
   const dir = mkdtempSync(join(tmpdir(), "lb-rule-groups-"));
   const refused: LeftOutRuleGroup[] = [];
+  let timedOut: string | null = null;
   try {
     // Two at a time: promtool is a process each, and the machine is shared.
-    for (let i = 0; i < groups.length; i += 2) {
+    for (let i = 0; i < groups.length && !timedOut; i += 2) {
       await Promise.all(
         groups.slice(i, i + 2).map(async (group, j) => {
           const file = join(dir, `group-${i + j}.yaml`);
           writeFileSync(file, renderRules([group], "prometheus", "check"));
-          const problem = await promtoolProblem(file);
-          if (problem)
+          const verdict = await promtoolCheck(file, timeoutMs);
+          if (verdict.ok) return;
+          if (verdict.timedOut) timedOut = verdict.problem;
+          else
             refused.push({
               service: serviceOfGroup(group.name),
               group: group.name,
-              reason: problem.split(file).join("the group").replace(/\s+/g, " ").slice(0, 600),
+              reason: verdict.problem.split(file).join("the group").replace(/\s+/g, " ").slice(0, 600),
             });
         }),
       );
@@ -191,31 +212,37 @@ async function groupsPromtoolRefuses(groups: readonly RuleGroup[]): Promise<Left
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  return refused;
+  return { refused, timedOut };
 }
 
-type CheckedWrite = ({ ok: true; checksum: string } | { ok: false; error: string }) & { leftOut: LeftOutRuleGroup[] };
+/** A checked rule file waiting beside its destination to be renamed into place, or why there is none. */
+type Candidate = (
+  | { ok: true; checksum: string; temporary: string }
+  | { ok: false; error: string }
+) & { leftOut: LeftOutRuleGroup[] };
 
 /**
- * Writes the set's groups to `path` only if promtool (when installed) accepts the file, by an
- * atomic rename: a reader sees the old file or the new one, never half of one. When promtool
- * refuses the file, each group is checked on its own and those it refuses are left out, so one
- * service's broken rules never keep the others from loading.
+ * Writes the set's groups to a temporary file beside `path` and has promtool (when installed)
+ * check it. When promtool refuses the file, each group is checked on its own and those it refuses
+ * are left out, so one service's broken rules never keep the others from loading. Runs before the
+ * rule file's lock is taken: on the embedded database that lock's transaction holds the app's only
+ * connection, so nothing slow may happen inside it.
  */
-async function writeCheckedRules(path: string, set: RuleSet): Promise<CheckedWrite> {
+async function checkedCandidate(path: string, set: RuleSet, timeoutMs: number): Promise<Candidate> {
   mkdirSync(dirname(path), { recursive: true });
   let { groups, leftOut } = set;
-  const attempt = async (): Promise<{ text: string; temporary: string; problem: string | null }> => {
+  const attempt = async () => {
     const text = renderRules(groups, "prometheus", "latency-budgets", leftOut);
     const temporary = `${path}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
     writeFileSync(temporary, text);
-    const problem = await promtoolProblem(temporary);
-    if (problem) rmSync(temporary, { force: true });
-    return { text, temporary, problem };
+    const verdict = await promtoolCheck(temporary, timeoutMs);
+    if (!verdict.ok) rmSync(temporary, { force: true });
+    return { text, temporary, verdict };
   };
   let written = await attempt();
-  if (written.problem && groups.length > 0) {
-    const refused = await groupsPromtoolRefuses(groups);
+  if (!written.verdict.ok && !written.verdict.timedOut && groups.length > 0) {
+    const { refused, timedOut } = await groupsPromtoolRefuses(groups, timeoutMs);
+    if (timedOut) return { ok: false, error: timedOut, leftOut: set.leftOut };
     if (refused.length > 0) {
       const names = new Set(refused.map((g) => g.group));
       groups = groups.filter((g) => !names.has(g.name));
@@ -224,9 +251,9 @@ async function writeCheckedRules(path: string, set: RuleSet): Promise<CheckedWri
     }
   }
   // Refused even without the groups promtool refused alone: promtool's answers say nothing of them.
-  if (written.problem) return { ok: false, error: written.problem, leftOut: set.leftOut };
-  renameSync(written.temporary, path);
-  return { ok: true, checksum: createHash("sha256").update(written.text).digest("hex"), leftOut };
+  if (!written.verdict.ok) return { ok: false, error: written.verdict.problem, leftOut: set.leftOut };
+  const checksum = createHash("sha256").update(written.text).digest("hex");
+  return { ok: true, checksum, temporary: written.temporary, leftOut };
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -238,21 +265,51 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
  * went wrong (a refused file, a failed reload) is recorded for the alerts views to show; it is
  * never passed to the save that triggered the rewrite.
  */
-export function syncRulesFile({ db, prom }: { db: Db; prom: CoalescingClient | null }): Promise<void> {
+export function syncRulesFile({
+  db,
+  prom,
+  promtoolTimeoutMs = PROMTOOL_TIMEOUT_MS,
+}: {
+  db: Db;
+  prom: CoalescingClient | null;
+  promtoolTimeoutMs?: number;
+}): Promise<void> {
   const { LB_RULES_FILE } = env();
   if (!LB_RULES_FILE) return Promise.resolve();
   const write = async () => {
     const snapshotAt = await databaseNow(db);
-    let set: RuleSet | null = null;
-    let failure: string | null = null;
+    const prepare = async (): Promise<Candidate | null> => {
+      let set: RuleSet;
+      try {
+        set = await getRuleSet({ db, prom, dashboardUrl: `http://localhost:${process.env.PORT ?? 3000}` });
+      } catch (error) {
+        return { ok: false, error: `The rules could not be generated: ${messageOf(error)}`, leftOut: [] };
+      }
+      // A newer snapshot's file is on disk already: nothing to check.
+      const last = await findRuleFileSync(db);
+      if (last && last.at >= snapshotAt) return null;
+      try {
+        return await checkedCandidate(LB_RULES_FILE, set, promtoolTimeoutMs);
+      } catch (error) {
+        return { ok: false, error: `The rule file could not be checked: ${messageOf(error)}`, leftOut: set.leftOut };
+      }
+    };
+    const candidate = await prepare();
+    if (!candidate) return;
+    // Inside the lock only what is quick: compare the snapshot, rename the checked file into place
+    // (atomic: a reader sees the old file or the new one), record the outcome.
+    let renamed = false;
+    let wrote: boolean;
     try {
-      set = await getRuleSet({ db, prom, dashboardUrl: `http://localhost:${process.env.PORT ?? 3000}` });
-    } catch (error) {
-      failure = `The rules could not be generated: ${messageOf(error)}`;
+      wrote = await writeRuleFileOnce(db, { snapshotAt, instance: INSTANCE }, async () => {
+        if (!candidate.ok) return candidate;
+        renameSync(candidate.temporary, LB_RULES_FILE);
+        renamed = true;
+        return candidate;
+      });
+    } finally {
+      if (candidate.ok && !renamed) rmSync(candidate.temporary, { force: true });
     }
-    const wrote = await writeRuleFileOnce(db, { snapshotAt, instance: INSTANCE }, async () =>
-      set === null ? { ok: false, error: failure! } : writeCheckedRules(LB_RULES_FILE, set),
-    );
     const outcome = wrote ? await findRuleFileSync(db) : null;
     if (outcome && !outcome.ok) console.error(`The rule file ${LB_RULES_FILE} was not written: ${outcome.error}`);
     for (const g of outcome?.leftOut ?? []) console.error(`The rule group ${g.group} was left out: ${g.reason}`);

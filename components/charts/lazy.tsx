@@ -33,10 +33,13 @@ const loadWaterfall = dynamic(() => import("./waterfall-chart").then((m) => m.Wa
 const loadTime = dynamic(() => import("./time-chart").then((m) => m.TimeChart), { ssr: false });
 const loadSparkline = dynamic(() => import("./sparkline").then((m) => m.Sparkline), { ssr: false });
 
-export const AttainmentRing = dynamic<ComponentProps<typeof Ring>>(
-  () => import("./attainment-ring").then((m) => m.AttainmentRing),
-  { ssr: false },
-);
+const loadRing = dynamic(() => import("./attainment-ring").then((m) => m.AttainmentRing), { ssr: false });
+
+/** The ring drawn in its gauge's fixed box (the gauge draws the figure and tick at once). */
+export function AttainmentRing(props: ComponentProps<typeof Ring>) {
+  const Chart = loadRing;
+  return useDocumentLoaded() ? <Chart {...props} /> : null;
+}
 
 export function WaterfallChart(props: ComponentProps<typeof Waterfall>) {
   const Chart = loadWaterfall;
@@ -52,9 +55,6 @@ export function TimeChart(props: ComponentProps<typeof Time>) {
 
 export function Sparkline(props: ComponentProps<typeof SparklineChart>) {
   const Chart = loadSparkline;
-  return (
-    <div className="min-h-10">
-      <Chart {...props} />
-    </div>
-  );
+  const loaded = useDocumentLoaded();
+  return <div className="min-h-10">{loaded && <Chart {...props} />}</div>;
 }

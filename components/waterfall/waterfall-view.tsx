@@ -4,13 +4,13 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { Suspense, use, useState, type ReactNode } from "react";
 import { WaterfallChart } from "@/components/charts/lazy";
+import { MARKER_COLORS } from "@/components/charts/markers";
 import { Field } from "@/components/ui/field";
 import { Form } from "@/components/ui/form";
 import { PercentileButtons, PERCENTILES } from "@/components/ui/percentile-buttons";
 import { Button, Card, Select, TextInput, cx } from "@/components/ui/primitives";
 import { formatMs } from "@/lib/domain/format";
 import { queries, type TimelineParams, type WaterfallParams } from "@/lib/queries/resources";
-import { ANNOTATION_KINDS } from "@/lib/schemas/annotation";
 import type { TimelineView } from "@/lib/services/timeline";
 import type { WaterfallView as View } from "@/lib/services/waterfall";
 import { AlertBadges, useServiceAlerts } from "@/components/alerts/alert-badges";
@@ -73,7 +73,8 @@ export function WaterfallView({
     else router.replace(url, { scroll: false });
   }
   const changesParam = search.get("changes") ?? "";
-  const changes = (ANNOTATION_KINDS as readonly string[]).includes(changesParam) ? changesParam : undefined;
+  // The kinds an annotation can be (each has its marker colour); the schema's list would bring zod.
+  const changes = Object.hasOwn(MARKER_COLORS, changesParam) ? changesParam : undefined;
 
   async function copyLink() {
     const url = new URL(window.location.href);

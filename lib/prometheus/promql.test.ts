@@ -23,6 +23,12 @@ describe("PromQL string literals", () => {
     [".*|rag", '".*|rag"'],
     ["bell\u0007", '"bell\\x07"'],
     ["emoji 🚀", '"emoji 🚀"'],
+    // Runes to Go's unquoting (\x85 would be a byte), never raw: YAML reads U+0085 as a break.
+    ["x\u0085y", '"x\\u0085y"'],
+    ["c1\u0080\u009f", '"c1\\u0080\\u009f"'],
+    ["ls\u2028ps\u2029", '"ls\\u2028ps\\u2029"'],
+    ["bom\ufeff", '"bom\\ufeff"'],
+    ["nbsp\u00a0é", '"nbsp\u00a0é"'],
   ])("%j → %s", (value, literal) => expect(stringLiteral(value)).toBe(literal));
 
   it("refuses a lone surrogate", () => expect(() => stringLiteral("\uD800")).toThrow(PromQLBuildError));

@@ -1,6 +1,7 @@
 import "server-only";
 import { parser } from "@prometheus-io/lezer-promql";
 import type { MetricSource } from "@/lib/domain/budget";
+import { NOT_ONE_LINE } from "@/lib/domain/plain-text";
 
 // PromQL is only ever built here, on the server, from stored metric sources. Names are checked
 // against Prometheus's grammar and label values are written as escaped string literals, so a
@@ -89,7 +90,7 @@ export function leftOpenRange(seconds: number): string {
   return `${Math.round(seconds) - 1}s`;
 }
 
-/** A PromQL double-quoted string literal (Go string escaping: backslash, quote, control characters). */
+/** A PromQL double-quoted string literal (Go string escaping: backslash, quote, control characters, line breaks). */
 export function stringLiteral(value: string): string {
   if (LONE_SURROGATE.test(value)) throw new PromQLBuildError("Label value is not valid Unicode");
   let out = '"';
@@ -101,6 +102,10 @@ export function stringLiteral(value: string): string {
     else if (char === "\r") out += "\\r";
     else if (char === "\t") out += "\\t";
     else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, "0")}`;
+    // C1 controls, U+2028/U+2029, U+FEFF, U+FFFE/U+FFFF as \uXXXX (a rune to Go's unquoting; \x80
+    // would be a byte): written raw, a YAML reader between here and Prometheus turns U+0085 into a
+    // space or a line break, or refuses the file.
+    else if (NOT_ONE_LINE.test(char)) out += `\\u${code.toString(16).padStart(4, "0")}`;
     else out += char;
   }
   return `${out}"`;

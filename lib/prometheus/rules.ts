@@ -1,5 +1,6 @@
 import "server-only";
-import { stringify } from "yaml";
+import { NOT_ONE_LINE } from "@/lib/domain/plain-text";
+import { stringifyYaml } from "@/lib/domain/yaml-text";
 import { percentileKeyOf, type BudgetDocument, type MetricSource } from "@/lib/domain/budget";
 import { formatMs, formatPercent } from "@/lib/domain/format";
 import {
@@ -267,7 +268,7 @@ export type RulesFormat = "prometheus" | "prometheusrule";
 
 /** Text for a YAML comment: one line, no control characters, bounded. */
 function commentText(text: string): string {
-  const line = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ");
+  const line = text.replace(new RegExp(`${NOT_ONE_LINE.source}+`, "g"), " ");
   return line.length > 500 ? `${line.slice(0, 499)}…` : line;
 }
 
@@ -298,5 +299,5 @@ export function renderRules(
           spec: { groups },
         }
       : { groups };
-  return header + stringify(body, { lineWidth: 0, sortMapEntries: false });
+  return header + stringifyYaml(body, { lineWidth: 0, sortMapEntries: false });
 }

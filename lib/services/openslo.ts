@@ -1,6 +1,6 @@
 import "server-only";
-import { stringify } from "yaml";
 import type { z } from "zod";
+import { stringifyYaml } from "@/lib/domain/yaml-text";
 import type { MetricSource } from "@/lib/domain/budget";
 import { HISTOGRAM_UNITS, kindOf, msToUnit, unitOf, unitToMs, type HistogramUnit } from "@/lib/domain/units";
 import { plural } from "@/lib/domain/format";
@@ -545,6 +545,6 @@ export async function exportOpenSlo({
   ];
   const text =
     "# OpenSLO v1, exported by Latency Budgets. POST it to /api/openslo to import it back.\n" +
-    documents.map((d) => stringify(d, { lineWidth: 0 })).join("---\n");
+    documents.map((d) => stringifyYaml(d, { lineWidth: 0 })).join("---\n");
   return { text, filename: `${service.slug}.openslo.yaml` };
 }

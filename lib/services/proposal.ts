@@ -1,6 +1,6 @@
 import "server-only";
 import type { MetricSource } from "@/lib/domain/budget";
-import { proposeBudgets, type Proposal } from "@/lib/domain/proposal";
+import type { Proposal } from "@/lib/domain/proposal";
 import { componentKey } from "@/lib/domain/waterfall";
 import type { StageHistograms } from "@/lib/domain/whatif";
 import { AppError } from "@/lib/errors";
@@ -10,6 +10,7 @@ import { proposalQuerySchema } from "@/lib/schemas/insights";
 import { parseInput } from "@/lib/schemas/parse";
 import { proposalDraftSchema } from "@/lib/schemas/service";
 import type { Actor } from "./actor";
+import { proposeInWorker } from "./compute/pool";
 import { guardedRead } from "./mutation";
 import { getBudgetForLiveView } from "./budgets";
 import type { LiveViewArgs } from "./runtime";
@@ -41,7 +42,8 @@ async function propose(
       buckets: result.groups.get(componentKey(s, i)) ?? null,
     })),
   }));
-  return { ...proposeBudgets(stages, options), window: options.window, at };
+  // Dozens of convolutions for a large pipeline: off the event loop, within a time limit.
+  return { ...(await proposeInWorker(stages, { quantile: options.quantile, targetMs: options.targetMs })), window: options.window, at };
 }
 
 /** GET /api/services/{slug}/budget/proposal?window=1h[&quantile=0.95] */

@@ -6,7 +6,6 @@ import {
   describeChange,
   locateComponent,
   parseChange,
-  predictEndToEnd,
   type BucketBounds,
   type Change,
   type Prediction,
@@ -18,6 +17,7 @@ import { whatIfQuerySchema } from "@/lib/schemas/insights";
 import { parseInput } from "@/lib/schemas/parse";
 import type { LiveViewArgs } from "./runtime";
 import { getBudgetForLiveView } from "./budgets";
+import { predictInWorker } from "./compute/pool";
 import { sourcesOf } from "./waterfall";
 
 // What-if: the end-to-end percentile predicted from the live component histograms, next to the
@@ -141,8 +141,12 @@ export async function getWhatIf({ db, prom, slug, query, now = Date.now() / 1000
     components: stage.components.map((c, i) => ({ name: c.name, buckets: groups.get(componentKey(s, i)) ?? null })),
   }));
   const options = { quantile: parsed.quantile, targetMs: budget.targetMs, bucketBounds: true };
-  const baseline = predictEndToEnd(stages, options);
-  const predicted: Prediction | null = changes.length ? predictEndToEnd(stages, { ...options, changes }) : baseline;
+  // Off the event loop, within a time limit (503 when it is overrun): see ./compute/pool.ts.
+  const [baseline = null, afterChanges = null] = await predictInWorker(
+    stages,
+    changes.length ? [options, { ...options, changes }] : [options],
+  );
+  const predicted: Prediction | null = changes.length ? afterChanges : baseline;
   const model = buildWaterfall(budget, parsed.quantile, groups);
   view.stackedMs = model.stagesWithoutData.length === budget.stages.length ? null : model.stackedMs;
   view.measuredEndToEndMs = model.measuredEndToEndMs;

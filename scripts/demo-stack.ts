@@ -41,7 +41,7 @@ const { values } = parseArgs({
 
 // Alerts in the demo: rules the app writes on every change, Alertmanager posting to the app.
 const appUrl = `http://127.0.0.1:${values.port}`;
-/** The demo's admin unless LB_DEMO_ADMIN_EMAIL / LB_DEMO_ADMIN_PASSWORD say otherwise (the README names these). */
+/** The demo's admin unless LB_DEMO_ADMIN_EMAIL / LB_DEMO_ADMIN_PASSWORD say otherwise (the README names these; lib/services/auth/demo-password.ts has the same). */
 const DEMO_ADMIN = { email: "admin@example.com", password: "latency-budgets-demo" };
 
 const alertToken = process.env.LB_ALERTMANAGER_TOKEN || randomBytes(24).toString("base64url");
@@ -142,6 +142,8 @@ const app = spawn(
     "scripts/serve.ts",
     // The demo's three services, its optimization catalog and experiment, on an empty database.
     "--seed",
+    // Its admin's password is published: with LB_HOST beyond this machine it warns, `npm start` refuses.
+    "--demo",
     "--port",
     values.port!,
     "--data-dir",

@@ -34,6 +34,22 @@ function launch(env: Record<string, string>): Promise<{ code: number | null; out
 }
 
 describe("scripts/serve.ts", () => {
+  it("does not listen beyond this machine while the demo's admin still has its published password", async () => {
+    // What `npm start` finds after `npm run demo` (the demo's admin, made with its published password).
+    const run = await launch({
+      LB_HOST: "0.0.0.0",
+      LB_DEMO_ADMIN_EMAIL: "admin@example.com",
+      LB_DEMO_ADMIN_PASSWORD: "latency-budgets-demo",
+    });
+    expect(run.code, run.output).toBe(1);
+    expect(run.output).toContain(
+      `Not listening on 0.0.0.0: admin@example.com is an admin who still signs in with the demo's published password "latency-budgets-demo"`,
+    );
+    expect(run.output).toMatch(/change that password under Settings → Password/);
+    expect(run.output).not.toMatch(/is listening on/);
+  }, 90_000);
+
+
   it("does not start with an SSO role map entry that is not group=viewer|editor|admin, and names the entry", async () => {
     const entries = ["sre-leads=Editor", "a:admin", "=admin", "x=root"];
     const runs = await Promise.all(entries.map((entry) => launch({ LB_OIDC_ROLE_MAP: `ok=viewer,${entry}` })));

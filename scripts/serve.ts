@@ -2,8 +2,12 @@
 // .data/pglite), so one command gives a working app on a fresh machine. Either way it applies
 // pending migrations. A team's database starts empty (the first-run page offers the examples);
 // --seed (the demo, npm run dev) adds the three example services to a database with none.
+// On the embedded database it listens on 127.0.0.1 unless a host is given (--host, LB_HOST): that
+// database is for one machine, and it may be the demo's, whose admin password is published.
+// It never listens beyond this machine while an active account still signs in with the demo's
+// published password, except for the demo itself (--demo), which says so.
 //
-//   tsx scripts/serve.ts [--dev] [--port 3000] [--host 127.0.0.1] [--seed]
+//   tsx scripts/serve.ts [--dev] [--port 3000] [--host 127.0.0.1] [--seed] [--demo]
 // The app itself runs in scripts/app-server.ts, in a child process.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -18,6 +22,8 @@ import { prometheus } from "../lib/prometheus/instance";
 import { syncRulesFile } from "../lib/services/rules";
 import { issueSetupCode } from "../lib/services/auth/setup";
 import { ensureDemoAdmin } from "../lib/services/auth/users";
+import { accountsWithPublishedPassword, DEMO_ADMIN } from "../lib/services/auth/demo-password";
+import { isLoopbackHost } from "../lib/net/client-address";
 import { seedDatabase } from "../prisma/seed";
 
 const { values } = parseArgs({
@@ -26,6 +32,7 @@ const { values } = parseArgs({
     port: { type: "string", default: process.env.PORT ?? "3000" },
     host: { type: "string", default: process.env.LB_HOST || undefined },
     seed: { type: "boolean", default: false },
+    demo: { type: "boolean", default: false },
     "data-dir": { type: "string", default: process.env.LB_DATA_DIR ?? ".data/pglite" },
   },
 });
@@ -64,6 +71,12 @@ async function main() {
     process.exit(1);
   }
   const database = await prepareDatabase();
+  // Given (--host, LB_HOST), or this machine only on the embedded database, or every interface.
+  const host = values.host ?? (database.kind === "embedded" ? "127.0.0.1" : undefined);
+  if (!values.host && database.kind === "embedded")
+    console.log(
+      "The embedded database is for one machine: listening on 127.0.0.1 only (LB_HOST=0.0.0.0 or --host opens it to the network).",
+    );
   const applied = await applyMigrations(database.url);
   if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
 
@@ -76,6 +89,29 @@ async function main() {
     console.log(
       `${created ? "Created the" : "The"} demo admin: sign in as ${adminEmail} with password ${adminPassword}`,
     );
+  }
+  if (!isLoopbackHost(host)) {
+    const published = await accountsWithPublishedPassword(db, [adminEmail, DEMO_ADMIN.email]);
+    const where = host ?? "every interface";
+    for (const email of published) {
+      if (values.demo) {
+        console.warn(
+          `Warning: the demo listens on ${where} and ${email} signs in with the published password "${DEMO_ADMIN.password}": anyone who can reach it can change everything.`,
+        );
+        continue;
+      }
+      console.error(
+        [
+          `Not listening on ${where}: ${email} is an admin who still signs in with the demo's published password "${DEMO_ADMIN.password}", so anyone who can reach this address could sign in and change everything.`,
+          `Start on this machine only first (without LB_HOST or --host on the embedded database, or with --host 127.0.0.1), sign in as ${email} and change that password under Settings → Password (or deactivate the account under Admin → Users), then start again.`,
+        ].join("\n"),
+      );
+    }
+    if (published.length && !values.demo) {
+      await db.$disconnect();
+      await database.embedded?.stop();
+      process.exit(1);
+    }
   }
   const setupCode = await issueSetupCode(db);
   if (setupCode)
@@ -98,7 +134,7 @@ async function main() {
       "scripts/app-server.ts",
       "--port",
       values.port!,
-      ...(values.host ? ["--host", values.host] : []),
+      ...(host ? ["--host", host] : []),
       ...(values.dev ? ["--dev"] : []),
     ],
     {

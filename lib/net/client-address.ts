@@ -29,6 +29,19 @@ export function normalizeAddress(value: string | undefined | null): string | nul
   return isIP(address) ? address.toLowerCase() : null;
 }
 
+/**
+ * Whether a listening address is reachable from this machine only: `localhost`, 127.0.0.0/8 or
+ * ::1. Unset (every interface), 0.0.0.0, ::, any other address or a hostname (it may resolve to
+ * anything) is not.
+ */
+export function isLoopbackHost(host: string | undefined | null): boolean {
+  if (!host) return false;
+  if (host.trim().toLowerCase() === "localhost") return true;
+  const address = normalizeAddress(host);
+  if (!address) return false;
+  return isIP(address) === 4 ? address.startsWith("127.") : address === "::1" || ipv6Groups(address)?.join(":") === "0:0:0:0:0:0:0:1";
+}
+
 /** An IPv6 address's eight 16-bit groups (a dotted IPv4 tail read as two), or null. */
 function ipv6Groups(address: string): number[] | null {
   if (isIP(address) !== 6) return null;

@@ -14,6 +14,22 @@ export const withLoneSurrogate = fc
   .tuple(text, fc.constantFrom("\uD800", "\uDBFF", "\uDC00", "\uDFFF"), text)
   .map(([a, s, b]) => `${a}${s}${b}`);
 
+/**
+ * Text with a character YAML or Go reads as a line break or refuses (U+0085, U+2028, U+2029, other
+ * C1 controls, U+FEFF, U+FFFE, U+FFFF) or a C0 control other than the tab and line breaks, inside:
+ * stored, it would break the rule file for every service.
+ */
+export const withLineSeparator = fc
+  .tuple(
+    text,
+    fc.oneof(
+      fc.integer({ min: 0x80, max: 0x9f }),
+      fc.constantFrom(0x2028, 0x2029, 0xfeff, 0xfffe, 0xffff, 0x01, 0x0b, 0x0c, 0x1b, 0x7f),
+    ),
+    text,
+  )
+  .map(([a, c, b]) => `${a}x${String.fromCharCode(c)}x${b}`);
+
 /** Anything that is not a string, for a required text field. */
 export const notText = fc.oneof(
   fc.integer(),
@@ -35,7 +51,7 @@ export const notNumber = fc.oneof(
 export const tooLong = (max: number) => fc.nat({ max: 50 }).map((extra) => "x".repeat(max + 1 + extra));
 
 /** A text field that must be storable and at most `max` characters (free text, may be empty). */
-export const badText = (max: number) => fc.oneof(withNul, withLoneSurrogate, tooLong(max), notText);
+export const badText = (max: number) => fc.oneof(withNul, withLoneSurrogate, withLineSeparator, tooLong(max), notText);
 
 /** A name: required, one line, no control characters. */
 export const badName = (max: number) =>
@@ -67,7 +83,9 @@ export const badLabelName = fc.oneof(
 /** A matchers object that breaks one rule: a bad name (given as raw JSON so __proto__ survives), or a bad value. */
 export const badMatchers = fc.oneof(
   badLabelName.map((name) => ({ raw: `{${JSON.stringify(name)}:"x"}` })),
-  fc.oneof(withNul, withLoneSurrogate, tooLong(200), notText).map((value) => ({ value: { stage: value } })),
+  fc
+    .oneof(withNul, withLoneSurrogate, withLineSeparator, fc.constant("two\nlines"), tooLong(200), notText)
+    .map((value) => ({ value: { stage: value } })),
   fc.constant({ value: Object.fromEntries(Array.from({ length: 13 }, (_, i) => [`l${i}`, "v"])) }),
   notText.filter((v) => v === null || typeof v !== "object" || Array.isArray(v)).map((value) => ({ value })),
 );

@@ -48,6 +48,7 @@ import {
   offSiteCallback,
   outside,
   tooLong,
+  withLineSeparator,
   withLoneSurrogate,
   withNul,
 } from "@/test/invalid-inputs";
@@ -321,6 +322,7 @@ const endpoints: Endpoint[] = [
           fc.oneof(
             withNul,
             withLoneSurrogate,
+            withLineSeparator,
             fc.nat({ max: 20 }).map((n) => "m".repeat(501 + n)),
           ),
         ),

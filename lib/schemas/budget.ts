@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { BudgetDocument } from "@/lib/domain/budget";
 import { PRESET_IDS } from "@/lib/domain/presets";
 import { HISTOGRAM_KINDS, HISTOGRAM_UNITS } from "@/lib/domain/units";
-import { nameSchema, storable } from "./text";
+import { nameSchema, plainText, storable } from "./text";
 
 export { nameSchema };
 
@@ -53,8 +53,11 @@ export const labelNameSchema = z
   .refine((n) => !n.startsWith("__"), "Label names starting with __ are reserved")
   .refine((n) => n !== "le", "le is the bucket label and cannot be a matcher");
 
-const labelValueSchema = storable(
-  z.string({ error: "Label values are text" }).max(200, "Label values must be at most 200 characters"),
+const labelValueSchema = plainText(
+  storable(
+    z.string({ error: "Label values are text" }).max(200, "Label values must be at most 200 characters"),
+    "Label value",
+  ),
   "Label value",
 );
 
@@ -161,7 +164,9 @@ export const budgetDocumentSchema = budgetDocumentObject.superRefine(
 export const saveBudgetSchema = budgetDocumentObject
   .extend({
     version: z.number({ error: "version (the version this edit is based on) is required" }).int().positive(),
-    message: storable(z.string().max(500, "Message must be at most 500 characters"), "Message").optional(),
+    message: plainText(storable(z.string().max(500, "Message must be at most 500 characters"), "Message"), "Message", {
+      multiLine: true,
+    }).optional(),
   })
   .superRefine(requireUniqueNames);
 

@@ -8,6 +8,7 @@ import { Button, Card, TextInput } from "@/components/ui/primitives";
 import { formatPercent } from "@/lib/domain/format";
 import { queries } from "@/lib/queries/resources";
 import type { LiveCapacity } from "@/lib/services/capacity";
+import { predictedWaitText } from "./capacity-text";
 import { LiveBanner } from "./live-banner";
 import { PlanCalculator, QueueCalculator } from "./capacity-calculators";
 import { useViewUrl } from "./use-view-url";
@@ -133,7 +134,7 @@ export function CapacityView({
           <p className="text-sm" data-testid="queue-verdict">
             {queue.name}: predicted {key} wait{" "}
             <strong>
-              {view.predictedWaitMs === null ? "unbounded (overloaded)" : `${view.predictedWaitMs.toFixed(0)} ms`}
+              {predictedWaitText(view)}
             </strong>
             , measured{" "}
             <strong>

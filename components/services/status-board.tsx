@@ -5,9 +5,10 @@ import Link from "next/link";
 import { Sparkline } from "@/components/charts/lazy";
 import { FirstRun } from "@/components/services/first-run";
 import { Card, cx } from "@/components/ui/primitives";
-import { formatMs, formatPercent, sinceText } from "@/lib/domain/format";
+import { formatMs, sinceText } from "@/lib/domain/format";
 import { queries } from "@/lib/queries/resources";
 import type { ServiceStatus, StatusBoard as Board } from "@/lib/services/status";
+import { errorBudgetText } from "./status-text";
 
 // The board on-call opens first: every service, worst first, refreshed like the waterfall.
 
@@ -90,7 +91,7 @@ function ServiceCard({ status: s, at }: { status: ServiceStatus; at: number }) {
               (s.lowestErrorBudgetRemaining ?? 1) < 0.25 && "font-semibold text-red-600 dark:text-red-400",
             )}
           >
-            {s.lowestErrorBudgetRemaining === null ? "no SLO" : formatPercent(s.lowestErrorBudgetRemaining, 1)}
+            {errorBudgetText(s)}
           </dd>
         </dl>
         <p className="text-xs text-slate-500">

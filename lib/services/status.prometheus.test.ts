@@ -67,6 +67,7 @@ describe("the status board", () => {
     expect(bad.trend.length).toBeGreaterThan(200);
     expect(good.overBudget).toEqual([]);
     expect(good.lowestErrorBudgetRemaining).toBeNull();
+    expect(good.sloCount).toBe(0);
   });
 
   it("asks Prometheus no more for 60 more services: every waterfall and timeline in one question each", async () => {

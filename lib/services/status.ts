@@ -41,6 +41,8 @@ export type ServiceStatus = {
   overBudget: { stage: string; component: string; actualMs: number; budgetMs: number; since: number | null }[];
   firingAlerts: number;
   lowestErrorBudgetRemaining: number | null;
+  /** How many SLOs the service has (the least budget left is null when it has none, or none has data). */
+  sloCount: number;
   /** The measured line over the last hour, for a sparkline. */
   trend: Point[];
   stale: boolean;
@@ -156,6 +158,7 @@ function serviceStatus(
     ),
     firingAlerts: firing.get(service.slug) ?? 0,
     lowestErrorBudgetRemaining: budgets.length ? Math.min(...budgets) : null,
+    sloCount: slos.length,
     trend: (timeline.endToEnd ?? timeline.stacked).points,
     stale: false,
     error: live.error,

@@ -23,13 +23,12 @@ function startWorker(): Worker {
   const options = { resourceLimits: { maxOldGenerationSizeMb: COMPUTE_LIMITS.heapMb } };
   // Bundled by Next: the worker's entry is compiled with the app.
   if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./worker.ts", import.meta.url), options);
-  // Not bundled (tsx, the tests): a plain entry registers tsx in the thread, then loads worker.ts.
-  // (A path, not a URL, so the bundler does not take the tsx entry for a worker of its own.)
-  const here = fileURLToPath(import.meta.url);
-  return new Worker(join(dirname(here), "ts-worker.mjs"), {
-    ...options,
-    workerData: { entry: pathToFileURL(join(dirname(here), "worker.ts")).href },
-  });
+  // Not bundled (tsx, the tests): worker.ts is TypeScript and a worker does not inherit the
+  // parent's module hooks, so the thread registers tsx's loader first, then loads it. (Code in a
+  // string, so the bundler does not take tsx for part of the app.)
+  const entry = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), "worker.ts")).href;
+  const code = `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`;
+  return new Worker(code, { ...options, eval: true });
 }
 
 async function acquire(): Promise<Worker> {

@@ -3,7 +3,15 @@
 // Prometheus does not say: whether the answer is only a lower bound because the rank fell in
 // the +Inf bucket.
 
-export type Bucket = { upperBound: number; count: number };
+export type Bucket = {
+  upperBound: number;
+  count: number;
+  /**
+   * On the +Inf bucket of a native histogram: this total is the histogram's own count, which
+   * Prometheus ranks against as it is (its small-delta smoothing is for classic buckets only).
+   */
+  isNativeCount?: true;
+};
 
 export type QuantileEstimate =
   | { kind: "value"; value: number }
@@ -43,7 +51,7 @@ export function normaliseBuckets(buckets: readonly Bucket[]): Bucket[] {
   let previous = merged[0]?.count ?? 0;
   for (const bucket of merged.slice(1)) {
     const delta = Math.abs(bucket.count - previous);
-    if (delta === 0) continue;
+    if (delta === 0 || bucket.isNativeCount) continue;
     if (delta / bucket.count <= PRECISION_TOLERANCE) bucket.count = previous;
     else previous = bucket.count;
   }
@@ -158,6 +166,6 @@ export function nativeToCumulative(input: readonly NativeBucket[], total: number
   // to the next bucket.
   const all = Math.abs(running - total) <= 1e-12 * Math.max(1, total) ? total : Math.max(running, total);
   for (const bucket of out) bucket.count = Math.min(bucket.count, all);
-  out.push({ upperBound: Number.POSITIVE_INFINITY, count: all });
+  out.push({ upperBound: Number.POSITIVE_INFINITY, count: all, isNativeCount: true });
   return out;
 }

@@ -118,7 +118,27 @@ describe("a native histogram as cumulative buckets", () => {
     expect(histogramQuantile(0.01, buckets)).toMatchObject({ kind: "value" });
     expect((histogramQuantile(0.01, buckets) as { value: number }).value).toBeLessThanOrEqual(0.001);
     // 2 + 15.272 − 2 … the sum of the buckets is 30.544000000000004; the count is 30.544
-    expect(buckets[buckets.length - 1]).toEqual({ upperBound: Number.POSITIVE_INFINITY, count: 30.544 });
+    expect(buckets[buckets.length - 1]).toEqual({
+      upperBound: Number.POSITIVE_INFINITY,
+      count: 30.544,
+      isNativeCount: true,
+    });
+  });
+
+  it("ranks against the histogram's count even when the buckets' sum is a float step below it", () => {
+    // A rate Prometheus 2.42 answered for sum(rate(m[30s])): 6, 3 and 1 observations a scrape.
+    // The buckets sum to …893, the count is …894; 0.9 × count lies past the second bucket's
+    // cumulative 32.25846955039104, so histogram_quantile(0.9, …) interpolated in the third
+    // bucket and answered 0.14865088937534016, its lower edge.
+    const buckets = nativeToCumulative(
+      [
+        { lower: 0.028656376350145972, upper: 0.03125, count: 21.505646366927362 },
+        { lower: 0.07432544468767006, upper: 0.0810524721656881, count: 10.752823183463681 },
+        { lower: 0.14865088937534013, upper: 0.1621049443313762, count: 3.5842743944878936 },
+      ],
+      35.84274394487894,
+    );
+    expect((histogramQuantile(0.9, buckets) as { value: number }).value).toBeCloseTo(0.14865088937534016, 15);
   });
 });
 

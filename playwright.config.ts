@@ -59,7 +59,7 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
-      command: `npx tsx scripts/demo-stack.ts --port ${port} --data-dir ${dataDir}/pglite --traffic-port ${TRAFFIC_PORT} --prometheus-port ${PROMETHEUS_PORT} --control-port ${CONTROL_PORT} --scrape-interval 1s`,
+      command: `npx tsx scripts/demo-stack.ts --port ${port} --data-dir ${dataDir} --traffic-port ${TRAFFIC_PORT} --prometheus-port ${PROMETHEUS_PORT} --control-port ${CONTROL_PORT} --scrape-interval 1s`,
       url: `http://127.0.0.1:${port}/api/health`,
       reuseExistingServer: false,
       timeout: 120_000,

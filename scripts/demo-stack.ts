@@ -1,7 +1,13 @@
 // The whole demo: traffic generator → real Prometheus → the app, all on this machine.
-//   tsx scripts/demo-stack.ts [--port 3000] [--data-dir .data/pglite] [--traffic-port 9464]
+//   tsx scripts/demo-stack.ts [--port 3000] [--data-dir .data] [--traffic-port 9464] [--traffic-host 127.0.0.1]
 //                             [--prometheus-port 9090] [--scrape-interval 2s] [--control-port N]
 //                             [--alertmanager-port N] [--dev]
+// Everything the demo keeps lives in one folder: --data-dir X holds X/pglite (the database),
+// X/auth-secret, X/prometheus, X/alertmanager and X/demo.json (its helpers' addresses). Without
+// --data-dir that folder is .data, or the parent of LB_DATA_DIR (the database's folder, as for
+// npm start).
+// The traffic generator listens on 127.0.0.1; --traffic-host 0.0.0.0 (or LB_DEMO_TRAFFIC_HOST)
+// lets a Prometheus on another machine scrape it (anyone who reaches it can also flip its incidents).
 // The helper ports default to 9464 and 9090; when one is taken (a Prometheus of your own is often
 // on 9090) the demo takes a free one and says which. A port given on the command line must be free.
 // The app listens on 127.0.0.1 only (the demo publishes its admin's password); LB_HOST=0.0.0.0
@@ -29,8 +35,9 @@ const DEFAULT_PORTS = { traffic: 9464, prometheus: 9090 } as const;
 const { values } = parseArgs({
   options: {
     port: { type: "string", default: process.env.PORT ?? "3000" },
-    "data-dir": { type: "string", default: process.env.LB_DATA_DIR ?? ".data/pglite" },
+    "data-dir": { type: "string" },
     "traffic-port": { type: "string" },
+    "traffic-host": { type: "string", default: process.env.LB_DEMO_TRAFFIC_HOST || undefined },
     "prometheus-port": { type: "string" },
     "scrape-interval": { type: "string", default: "2s" },
     "control-port": { type: "string" },
@@ -50,9 +57,12 @@ const metricsToken = process.env.LB_METRICS_TOKEN || randomBytes(24).toString("b
 let alertmanager: AlertmanagerServer | null = null;
 let rulesFile: string | null = null;
 
-// Everything the demo writes lives beside the database's folder (.data on a fresh clone): make it
-// first, whichever helpers end up starting (with PROMETHEUS_URL set, none of them creates it).
-const dataRoot = resolve(values["data-dir"]!, "..");
+// Everything the demo writes lives in one folder (.data on a fresh clone): make it first, whichever
+// helpers end up starting (with PROMETHEUS_URL set, none of them creates it).
+const databaseDir = values["data-dir"]
+  ? resolve(values["data-dir"], "pglite")
+  : resolve(process.env.LB_DATA_DIR || ".data/pglite");
+const dataRoot = values["data-dir"] ? resolve(values["data-dir"]) : resolve(databaseDir, "..");
 mkdirSync(dataRoot, { recursive: true });
 
 /** A helper's port: the one asked for (it must be free), or the default, or a free one instead. */
@@ -65,13 +75,22 @@ async function helperPort(asked: string | undefined, fallback: number, what: str
 
 const traffic = await startTrafficGenerator({
   port: await helperPort(values["traffic-port"], DEFAULT_PORTS.traffic, "traffic generator"),
+  host: values["traffic-host"],
 });
+/** What a Prometheus scrapes: on another machine, this one's address when the generator listens everywhere. */
+const trafficTarget =
+  values["traffic-host"] === "0.0.0.0" || values["traffic-host"] === "::"
+    ? `<this machine's address>:${traffic.port}`
+    : traffic.url.replace("http://", "");
 console.log(`Demo traffic: ${traffic.url}/metrics (incidents: npm run demo:incident -- rag|queue|none)`);
 
 let prometheus: PrometheusServer | null = null;
 if (process.env.PROMETHEUS_URL) {
   console.log(
-    `Using Prometheus at ${displayUrl(process.env.PROMETHEUS_URL)}; add ${traffic.url.replace("http://", "")} to its scrape targets.`,
+    `Using Prometheus at ${displayUrl(process.env.PROMETHEUS_URL)}; add ${trafficTarget} to its scrape targets` +
+      (values["traffic-host"]
+        ? "."
+        : " (the traffic generator listens on 127.0.0.1 only: --traffic-host 0.0.0.0 for a Prometheus on another machine)."),
   );
 } else if (hasPrometheus()) {
   const dataDir = resolve(dataRoot, "prometheus");
@@ -147,7 +166,7 @@ const app = spawn(
     "--port",
     values.port!,
     "--data-dir",
-    values["data-dir"]!,
+    databaseDir,
     "--host",
     process.env.LB_HOST || "127.0.0.1",
     ...(values.dev ? ["--dev"] : []),

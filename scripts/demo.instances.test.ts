@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -58,7 +58,7 @@ beforeAll(async () => {
       "--traffic-port",
       String(trafficPort),
       "--data-dir",
-      join(dataRoot, "pglite"),
+      dataRoot,
     ],
     {
       detached: true, // its own process group, so the test can stop all of it
@@ -109,6 +109,9 @@ describe("npm run demo with PROMETHEUS_URL, on a fresh clone", () => {
     const ports = JSON.parse(readFileSync(join(dataRoot, "demo.json"), "utf8"));
     expect(ports).toEqual({ app: appUrl, traffic: `http://127.0.0.1:${trafficPort}`, prometheus: prometheus.url });
     expect(existsSync(join(dataRoot, "pglite", "PG_VERSION"))).toBe(true);
+    // Everything the demo keeps is in --data-dir, nothing beside it.
+    expect(existsSync(join(dataRoot, "auth-secret"))).toBe(true);
+    expect(readdirSync(join(root, "clone"))).toEqual([".data"]);
   });
 
   it("seeds the demo's services and reads their live percentiles from that Prometheus", async () => {

@@ -1,12 +1,19 @@
 // npm run screenshots: the README's pictures, taken from a running demo (npm run demo) in
-// Chromium. LB_APP_URL and LB_TRAFFIC_URL point elsewhere; incidents are flipped as each needs.
-//   tsx scripts/screenshots.ts [waterfall|kpis|capacity|whatif|report …]
+// Chromium. The demo's demo.json says where its app and traffic are (--data-dir: the demo's own);
+// LB_APP_URL and LB_TRAFFIC_URL point elsewhere; incidents are flipped as each needs. Pages for
+// editors sign in as the demo admin, LB_DEMO_ADMIN_EMAIL / LB_DEMO_ADMIN_PASSWORD as for the demo.
+//   tsx scripts/screenshots.ts [--data-dir .data] [waterfall|kpis|capacity|whatif|report …]
+import { parseArgs } from "node:util";
 import { chromium, type Page } from "@playwright/test";
 import { CHROMIUM_LAUNCH_OPTIONS } from "../test/chromium";
-import { demoTrafficUrl } from "./traffic/demo-urls";
+import { demoAppUrl, demoTrafficUrl } from "./traffic/demo-urls";
 
-const app = process.env.LB_APP_URL ?? "http://127.0.0.1:3000";
-const traffic = demoTrafficUrl();
+const { values: options, positionals } = parseArgs({
+  options: { "data-dir": { type: "string" } },
+  allowPositionals: true,
+});
+const app = demoAppUrl(options["data-dir"]);
+const traffic = demoTrafficUrl(options["data-dir"]);
 
 async function incident(mode: "none" | "rag" | "queue") {
   await fetch(`${traffic}/incident?mode=${mode}`, { method: "POST" });
@@ -115,7 +122,7 @@ const SHOTS: Record<string, Shot> = {
   },
 };
 
-const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(SHOTS);
+const wanted = positionals.length ? positionals : Object.keys(SHOTS);
 const browser = await chromium.launch(CHROMIUM_LAUNCH_OPTIONS);
 try {
   for (const name of wanted) {
@@ -128,8 +135,8 @@ try {
     if (shot.signedIn) {
       const response = await page.request.post(`${app}/api/auth/sign-in/email`, {
         data: {
-          email: process.env.LB_DEMO_EMAIL ?? "admin@example.com",
-          password: process.env.LB_DEMO_PASSWORD ?? "latency-budgets-demo",
+          email: process.env.LB_DEMO_ADMIN_EMAIL || "admin@example.com",
+          password: process.env.LB_DEMO_ADMIN_PASSWORD || "latency-budgets-demo",
         },
       });
       if (!response.ok()) throw new Error(`Signing in for the ${name} screenshot: ${response.status()}`);

@@ -29,7 +29,7 @@ test.describe("the demo on a busy machine", () => {
     const env = Object.fromEntries(
       Object.entries(process.env).filter(([key]) => !/^(DATABASE_URL|PROMETHEUS_URL|LB_|E2E_)/.test(key)),
     ) as NodeJS.ProcessEnv;
-    const demo = spawn("bash", ["scripts/demo.sh", "--port", String(port), "--data-dir", join(dataDir, "pglite")], {
+    const demo = spawn("bash", ["scripts/demo.sh", "--port", String(port), "--data-dir", dataDir], {
       env,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],

@@ -27,8 +27,17 @@ export type TrafficGenerator = {
   stop: () => Promise<void>;
 };
 
+const urlHost = (host: string | undefined) =>
+  !host || host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
+
 export async function startTrafficGenerator(
-  options: { port?: number; requestsPerSecond?: number; service?: string } = {},
+  options: {
+    port?: number;
+    /** Where it listens: 127.0.0.1 unless given (a Prometheus on another machine needs 0.0.0.0 or an address). */
+    host?: string;
+    requestsPerSecond?: number;
+    service?: string;
+  } = {},
 ): Promise<TrafficGenerator> {
   const service = options.service ?? "chat-api";
   // OpenMetrics, so each bucket carries its latest observation's trace ID as an exemplar: the
@@ -239,7 +248,7 @@ export async function startTrafficGenerator(
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
-      server.listen(options.port ?? 0, "127.0.0.1", resolve);
+      server.listen(options.port ?? 0, options.host || "127.0.0.1", resolve);
     });
   } catch (error) {
     clearInterval(timer);
@@ -248,7 +257,8 @@ export async function startTrafficGenerator(
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : 0;
   return {
-    url: `http://127.0.0.1:${port}`,
+    // Reached from this machine at 127.0.0.1 when it listens everywhere; else at the address it was given.
+    url: `http://${urlHost(options.host)}:${port}`,
     port,
     setIncident: (mode) => (incident = mode),
     stop: async () => {

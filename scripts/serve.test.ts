@@ -49,7 +49,6 @@ describe("scripts/serve.ts", () => {
     expect(run.output).not.toMatch(/is listening on/);
   }, 90_000);
 
-
   it("does not start with an SSO role map entry that is not group=viewer|editor|admin, and names the entry", async () => {
     const entries = ["sre-leads=Editor", "a:admin", "=admin", "x=root"];
     const runs = await Promise.all(entries.map((entry) => launch({ LB_OIDC_ROLE_MAP: `ok=viewer,${entry}` })));

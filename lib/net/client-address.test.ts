@@ -83,7 +83,17 @@ describe("isLoopbackHost", () => {
   it("is true only for addresses this machine alone reaches", () => {
     for (const host of ["127.0.0.1", "127.1.2.3", "::1", "[::1]", "0:0:0:0:0:0:0:1", "localhost", "LOCALHOST"])
       expect(isLoopbackHost(host), host).toBe(true);
-    for (const host of [undefined, "", "0.0.0.0", "::", "192.168.1.5", "10.0.0.1", "::ffff:10.0.0.1", "example.com", "128.0.0.1"])
+    for (const host of [
+      undefined,
+      "",
+      "0.0.0.0",
+      "::",
+      "192.168.1.5",
+      "10.0.0.1",
+      "::ffff:10.0.0.1",
+      "example.com",
+      "128.0.0.1",
+    ])
       expect(isLoopbackHost(host), String(host)).toBe(false);
   });
 });

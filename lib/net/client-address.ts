@@ -39,7 +39,9 @@ export function isLoopbackHost(host: string | undefined | null): boolean {
   if (host.trim().toLowerCase() === "localhost") return true;
   const address = normalizeAddress(host);
   if (!address) return false;
-  return isIP(address) === 4 ? address.startsWith("127.") : address === "::1" || ipv6Groups(address)?.join(":") === "0:0:0:0:0:0:0:1";
+  return isIP(address) === 4
+    ? address.startsWith("127.")
+    : address === "::1" || ipv6Groups(address)?.join(":") === "0:0:0:0:0:0:0:1";
 }
 
 /** An IPv6 address's eight 16-bit groups (a dotted IPv4 tail read as two), or null. */

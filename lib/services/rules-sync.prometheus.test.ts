@@ -203,7 +203,9 @@ describe("the rule file Prometheus reads", () => {
     expect(readFileSync(rulesFile, "utf8")).toBe(before);
     const view = await getAlerts({ db, prom, query: { service: slug }, viewer: admin });
     expect(view.rulesLoaded).toBe(false);
-    expect(view.rulesError).toMatch(/promtool check rules did not finish within 1 s, so the rule file was left as it was/);
+    expect(view.rulesError).toMatch(
+      /promtool check rules did not finish within 1 s, so the rule file was left as it was/,
+    );
     expect(readdirSync(dirname(rulesFile)).filter((f) => f.includes(".tmp-"))).toEqual([]);
     await syncRulesFile({ db, prom });
     expect(readFileSync(rulesFile, "utf8")).toContain("Renamed while promtool hangs");

@@ -216,10 +216,9 @@ async function groupsPromtoolRefuses(
 }
 
 /** A checked rule file waiting beside its destination to be renamed into place, or why there is none. */
-type Candidate = (
-  | { ok: true; checksum: string; temporary: string }
-  | { ok: false; error: string }
-) & { leftOut: LeftOutRuleGroup[] };
+type Candidate = ({ ok: true; checksum: string; temporary: string } | { ok: false; error: string }) & {
+  leftOut: LeftOutRuleGroup[];
+};
 
 /**
  * Writes the set's groups to a temporary file beside `path` and has promtool (when installed)

@@ -14,7 +14,10 @@ export const DEMO_ADMIN = { email: "admin@example.com", password: "latency-budge
  * The active accounts among `emails` that still sign in with the demo's published password,
  * checked by the auth library's own password verification.
  */
-export async function accountsWithPublishedPassword(db: Db, emails: readonly (string | undefined)[]): Promise<string[]> {
+export async function accountsWithPublishedPassword(
+  db: Db,
+  emails: readonly (string | undefined)[],
+): Promise<string[]> {
   const unique = [...new Set(emails.filter((e): e is string => !!e).map((e) => e.trim().toLowerCase()))];
   const found: string[] = [];
   for (const email of unique) {

@@ -51,22 +51,19 @@ export function budgetViewOf(slug: string, budget: NonNullable<ServiceRow["budge
   };
 }
 
-export async function getBudget({ db, slug }: { db: Db; slug: string }): Promise<BudgetView> {
+/** The budget with its author as stored (an email, a token's name): for this module's own use only. */
+async function readBudgetAsStored(db: Db, slug: string): Promise<BudgetView> {
   const { budget } = await getServiceOrThrow({ db, slug });
   return budgetViewOf(slug, budget);
 }
 
-/** The budget as `viewer` reads it: who saved it last by name only, unless signed in (./authors.ts). */
-export async function getBudgetFor({
-  db,
-  slug,
-  viewer,
-}: {
-  db: Db;
-  slug: string;
-  viewer?: Actor;
-}): Promise<BudgetView> {
-  const view = await getBudget({ db, slug });
+/**
+ * The budget as `viewer` reads it: who saved it last by name only, unless signed in
+ * (./authors.ts). No viewer means an answer anyone may see: names only. Every budget read this
+ * module exports shows authors this way, so a page cannot show an email to an anonymous viewer.
+ */
+export async function getBudget({ db, slug, viewer }: { db: Db; slug: string; viewer?: Actor }): Promise<BudgetView> {
+  const view = await readBudgetAsStored(db, slug);
   return { ...view, updatedBy: (await authorLabels(db, viewer, [view.updatedBy]))(view.updatedBy) };
 }
 
@@ -90,15 +87,18 @@ export function forgetCachedBudget(slug: string): void {
 
 /** Keeps a budget just read with others (the status board reads them all at once). */
 export function primeCachedBudget(view: BudgetView): void {
-  budgetCache.set(view.slug, view);
+  budgetCache.set(view.slug, withoutAuthor(view));
 }
 
-/** getBudget for read-only live views: at most BUDGET_CACHE_TTL_MS old. */
+/** Live views are shared by every viewer and never show who saved the budget: the copy they read has no author. */
+const withoutAuthor = (view: BudgetView): BudgetView => ({ ...view, updatedBy: "" });
+
+/** The budget for read-only live views, at most BUDGET_CACHE_TTL_MS old, with no author (updatedBy ""). */
 export async function getBudgetForLiveView({ db, slug }: { db: Db; slug: string }): Promise<BudgetView> {
   const hit = budgetCache.get(slug);
   countCacheLookup("budget", hit !== undefined);
   if (hit) return hit;
-  const view = await getBudget({ db, slug });
+  const view = withoutAuthor(await readBudgetAsStored(db, slug));
   budgetCache.set(slug, view);
   return view;
 }
@@ -108,7 +108,7 @@ function toRevisionView(row: RevisionRow): RevisionView {
 }
 
 async function conflict(db: Db, slug: string, baseVersion: number): Promise<AppError> {
-  const current = await getBudget({ db, slug });
+  const current = await readBudgetAsStored(db, slug);
   const service = await getServiceOrThrow({ db, slug });
   const theirs = await listRevisionRows(db, service.id, { limit: 50 });
   const since = theirs.filter((r) => r.version > baseVersion).map(toRevisionView);
@@ -153,7 +153,7 @@ async function writeBudget(
   forgetCachedBudget(options.slug);
   if (!saved) throw await conflict(db, options.slug, options.baseVersion);
   rulesChanged(db);
-  return getBudget({ db, slug: options.slug });
+  return getBudget({ db, slug: options.slug, viewer: options.actor });
 }
 
 /** What changed, for the audit trail and the timeline's marker: the first few changes, and how many more. */

@@ -59,6 +59,12 @@ export async function listServices({ db }: { db: Db }): Promise<ServiceSummary[]
   return rows.filter((row) => row.budget).map(summarize);
 }
 
+/** A service as pages show it (name, target, figures): no authors. */
+export async function getServiceSummary({ db, slug }: { db: Db; slug: string }): Promise<ServiceSummary> {
+  return summarize(await getServiceOrThrow({ db, slug }));
+}
+
+/** The service's row, authors as stored: for lib/services only (pages read getServiceSummary). */
 export async function getServiceOrThrow({
   db,
   slug,

@@ -1,8 +1,7 @@
 import type { ReactNode } from "react";
 import { ServiceHeader } from "@/components/services/service-header";
-import { formatTarget } from "@/lib/domain/budget";
 import { orNotFound } from "@/lib/services/pages";
-import { getServiceOrThrow } from "@/lib/services/services";
+import { getServiceSummary } from "@/lib/services/services";
 
 export default async function ServiceLayout({
   children,
@@ -12,10 +11,10 @@ export default async function ServiceLayout({
   params: Promise<{ slug: string }>;
 }) {
   const { slug } = await params;
-  const service = await orNotFound((db) => getServiceOrThrow({ db, slug }));
+  const service = await orNotFound((db) => getServiceSummary({ db, slug }));
   return (
     <>
-      <ServiceHeader slug={slug} name={service.name} target={formatTarget(service.budget)} />
+      <ServiceHeader slug={slug} name={service.name} target={service.target} />
       {children}
     </>
   );

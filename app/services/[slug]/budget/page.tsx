@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { BudgetEditor } from "@/components/budget/budget-editor";
 import { getBudget } from "@/lib/services/budgets";
-import { orNotFound } from "@/lib/services/pages";
+import { orNotFound, pageActor } from "@/lib/services/pages";
 
 export const dynamic = "force-dynamic";
 
@@ -13,5 +13,6 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 export default async function BudgetPage({ params }: Props) {
   const { slug } = await params;
-  return <BudgetEditor initial={await orNotFound((db) => getBudget({ db, slug }))} />;
+  const viewer = await pageActor();
+  return <BudgetEditor initial={await orNotFound((db) => getBudget({ db, slug, viewer }))} />;
 }

@@ -15,7 +15,7 @@ export default async function HistoryPage({ params }: Props) {
   const { slug } = await params;
   const viewer = await pageActor();
   const [budget, revisions] = await orNotFound((db) =>
-    Promise.all([getBudget({ db, slug }), listRevisions({ db, slug, query: { limit: 200 }, viewer })]),
+    Promise.all([getBudget({ db, slug, viewer }), listRevisions({ db, slug, query: { limit: 200 }, viewer })]),
   );
   return <RevisionList slug={slug} currentVersion={budget.version} revisions={revisions} />;
 }

@@ -4,9 +4,9 @@ import { SloForm } from "@/components/slo/lazy-slo-form";
 import { SloList } from "@/components/slo/slo-list";
 import { SloListSkeleton } from "@/components/slo/slo-list-skeleton";
 import { SloToolbar } from "@/components/slo/slo-toolbar";
+import { getBudget } from "@/lib/services/budgets";
 import { orNotFound, requireViewer } from "@/lib/services/pages";
 import { runtime } from "@/lib/services/runtime";
-import { getServiceOrThrow } from "@/lib/services/services";
 import { getSloStatusesForPage } from "@/lib/services/slos";
 import { Allowed } from "@/components/auth/viewer";
 
@@ -25,7 +25,7 @@ export default async function SlosPage({ params }: Props) {
   // The service and the statuses are read together.
   await requireViewer();
   const { db, prom } = runtime();
-  const service = getServiceOrThrow({ db, slug });
+  const service = getBudget({ db, slug });
   const slos = getSloStatusesForPage({ db, prom, slug });
   // A failure is the boundary's to show (an unknown service is the layout's 404); not unhandled here.
   service.catch(() => undefined);
@@ -46,10 +46,10 @@ async function Slos({
   slos,
 }: {
   slug: string;
-  service: ReturnType<typeof getServiceOrThrow>;
+  service: ReturnType<typeof getBudget>;
   slos: ReturnType<typeof getSloStatusesForPage>;
 }) {
-  const [{ budget }, statuses] = await orNotFound(() => Promise.all([service, slos]));
+  const [budget, statuses] = await orNotFound(() => Promise.all([service, slos]));
   return (
     <>
       <SloList slug={slug} initial={statuses} />

@@ -1,11 +1,11 @@
 import { json, readJson, route, slugParam } from "@/lib/api/handle";
-import { getBudgetFor, saveBudget } from "@/lib/services/budgets";
+import { getBudget, saveBudget } from "@/lib/services/budgets";
 import { runtime } from "@/lib/services/runtime";
 
 type Params = { slug: string };
 
 export const GET = route<Params>(async (_request, { slug }, viewer) =>
-  json(await getBudgetFor({ db: runtime().db, slug: slugParam(slug), viewer })),
+  json(await getBudget({ db: runtime().db, slug: slugParam(slug), viewer })),
 );
 
 export const PUT = route<Params>(async (request, { slug }, actor) => {

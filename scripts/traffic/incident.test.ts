@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { networkInterfaces, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoAppUrl, demoFile, demoTrafficUrl } from "./demo-urls";
@@ -63,4 +63,28 @@ describe("the demo's addresses from its folder", () => {
     const now = (await (await fetch(`${traffic.url}/incident`)).json()) as { incident: string };
     expect(now.incident).toBe("rag");
   }, 30_000);
+});
+
+describe("the traffic generator's address", () => {
+  const outward = Object.values(networkInterfaces())
+    .flat()
+    .find((i) => i && i.family === "IPv4" && !i.internal)?.address;
+
+  it.skipIf(!outward)(
+    "listens on 127.0.0.1 unless a host is given, so another machine's Prometheus needs --traffic-host",
+    async () => {
+      const scrape = (host: string, port: number) => fetch(`http://${host}:${port}/metrics`).then((r) => r.status);
+      const local = await startTrafficGenerator({ requestsPerSecond: 1 });
+      const open = await startTrafficGenerator({ requestsPerSecond: 1, host: "0.0.0.0" });
+      try {
+        expect(await scrape("127.0.0.1", local.port)).toBe(200);
+        await expect(scrape(outward!, local.port)).rejects.toThrow();
+        expect(open.url).toBe(`http://127.0.0.1:${open.port}`);
+        expect(await scrape(outward!, open.port)).toBe(200);
+      } finally {
+        await local.stop();
+        await open.stop();
+      }
+    },
+  );
 });

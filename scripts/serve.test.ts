@@ -43,10 +43,21 @@ describe("scripts/serve.ts", () => {
     });
     expect(run.code, run.output).toBe(1);
     expect(run.output).toContain(
-      `Not listening on 0.0.0.0: admin@example.com is an admin who still signs in with the demo's published password "latency-budgets-demo"`,
+      `Not serving on 0.0.0.0: admin@example.com still signs in with the demo's published password "latency-budgets-demo"`,
     );
     expect(run.output).toMatch(/change that password under Settings → Password/);
     expect(run.output).not.toMatch(/is listening on/);
+  }, 90_000);
+
+  it("nor on this machine behind a proxy whose public URL is elsewhere", async () => {
+    const run = await launch({
+      LB_HOST: "127.0.0.1",
+      LB_PUBLIC_URL: "https://lb.example.com",
+      LB_DEMO_ADMIN_EMAIL: "admin@example.com",
+      LB_DEMO_ADMIN_PASSWORD: "latency-budgets-demo",
+    });
+    expect(run.code, run.output).toBe(1);
+    expect(run.output).toContain("Not serving on https://lb.example.com: admin@example.com still signs in");
   }, 90_000);
 
   it("does not start with an SSO role map entry that is not group=viewer|editor|admin, and names the entry", async () => {

@@ -90,19 +90,26 @@ async function main() {
       `${created ? "Created the" : "The"} demo admin: sign in as ${adminEmail} with password ${adminPassword}`,
     );
   }
-  if (!isLoopbackHost(host)) {
+  // Reached from other machines: it listens beyond this one, or a public URL elsewhere leads to it (a proxy).
+  const publicHost = process.env.LB_PUBLIC_URL ? URL.parse(process.env.LB_PUBLIC_URL)?.hostname : undefined;
+  const exposedAt = !isLoopbackHost(host)
+    ? (host ?? "every interface")
+    : publicHost && !isLoopbackHost(publicHost)
+      ? process.env.LB_PUBLIC_URL
+      : null;
+  if (exposedAt) {
     const published = await accountsWithPublishedPassword(db, [adminEmail, DEMO_ADMIN.email]);
-    const where = host ?? "every interface";
+    const where = exposedAt;
     for (const email of published) {
       if (values.demo) {
         console.warn(
-          `Warning: the demo listens on ${where} and ${email} signs in with the published password "${DEMO_ADMIN.password}": anyone who can reach it can change everything.`,
+          `Warning: the demo is served on ${where} and ${email} signs in with the published password "${DEMO_ADMIN.password}": anyone who can reach it can sign in as ${email}.`,
         );
         continue;
       }
       console.error(
         [
-          `Not listening on ${where}: ${email} is an admin who still signs in with the demo's published password "${DEMO_ADMIN.password}", so anyone who can reach this address could sign in and change everything.`,
+          `Not serving on ${where}: ${email} still signs in with the demo's published password "${DEMO_ADMIN.password}", so anyone who can reach it could sign in as ${email}.`,
           `Start on this machine only first (without LB_HOST or --host on the embedded database, or with --host 127.0.0.1), sign in as ${email} and change that password under Settings → Password (or deactivate the account under Admin → Users), then start again.`,
         ].join("\n"),
       );

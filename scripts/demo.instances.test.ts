@@ -68,6 +68,8 @@ beforeAll(async () => {
         PROMETHEUS_URL: prometheus.url,
         // The embedded database in the fresh folder, not the suite's PostgreSQL.
         DATABASE_URL: "",
+        // Its own session secret, kept in the data folder like a fresh clone's.
+        LB_AUTH_SECRET: "",
         PORT: String(appPort),
       },
     },

@@ -6,6 +6,7 @@ import { createPrometheusClient } from "@/lib/prometheus/client";
 import { coalesce } from "@/lib/prometheus/coalesce";
 import { testUser } from "@/test/actors";
 import { createService } from "./services";
+import { createSlo } from "./slos";
 import { getStatusBoard } from "./status";
 import { getWaterfall } from "./waterfall";
 
@@ -104,5 +105,28 @@ describe("the status board", () => {
     // The range question over 180 more sources is long (it goes as a form): answered all the same.
     expect(large.services.every((s) => s.error === null)).toBe(true);
     expect(prom.requestCount - between).toBe(forSmall);
+  });
+
+  it("tells a service whose SLOs have no data from one with no SLO (runs last: it adds an SLO)", async () => {
+    const prom = coalesce(createPrometheusClient(inject("prometheusUrl")), { ttlMs: 0 });
+    const slug = await service("unmeasured", 4000);
+    const now = Math.floor(Date.now() / 1000) - 2;
+    const before = (await getStatusBoard({ db, prom, now })).services.find((s) => s.slug === slug)!;
+    expect(before).toMatchObject({ sloCount: 0, lowestErrorBudgetRemaining: null });
+    // An SLO on a histogram Prometheus has no series of.
+    await createSlo({
+      db,
+      actor,
+      slug,
+      input: {
+        name: "Nothing measured",
+        source: { preset: "custom", metric: "no_such_latency_seconds", matchers: {} },
+        thresholdMs: 700,
+        objective: 0.99,
+        windowDays: 7,
+      },
+    });
+    const after = (await getStatusBoard({ db, prom, now })).services.find((s) => s.slug === slug)!;
+    expect(after).toMatchObject({ sloCount: 1, lowestErrorBudgetRemaining: null });
   });
 });

@@ -547,7 +547,8 @@ const endpoints: Endpoint[] = [
           .map((contentType) => ({ body: "variant,ttft_ms\ncontrol,1", contentType })),
         fc
           .string({ maxLength: 8 })
-          .filter((s) => s !== "skip" && s !== "reject")
+          // Empty is no choice (the default), not a bad one.
+          .filter((s) => s !== "" && s !== "skip" && s !== "reject")
           .map((onError) => ({
             body: "variant,ttft_ms\ncontrol,1",
             contentType: "text/csv",
@@ -669,7 +670,7 @@ const endpoints: Endpoint[] = [
         field(valid, ["window"], fc.oneof(withNul, fc.constantFrom("1x", "0m", "99999d"))),
         field(valid, ["stages"], fc.constantFrom([], [{ name: "S", components: [] }], null)),
         field(valid, [...source, "metric"], fc.oneof(withNul, fc.constantFrom("9lives", "x_bucket", "a-b", ""))),
-        field(valid, [...source, "unit"], fc.constantFrom("microseconds", 1, null)),
+        field(valid, [...source, "unit"], fc.constantFrom("minutes", "µs", 1, null)),
         field(valid, [...source, "kind"], fc.constantFrom("exponential", 1)),
         field(
           valid,

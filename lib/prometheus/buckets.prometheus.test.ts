@@ -51,6 +51,18 @@ describe("bucket queries against a real Prometheus", () => {
     }
   });
 
+  it("a stored source whose name cannot be written is left out with a warning, never failing the others", async () => {
+    const stored = [...sources, { key: "legacy", source: { metric: "http.server.duration", matchers: {} } }];
+    const result = await fetchBucketRates(client, stored, { window: "30s", time: await now() });
+    expect(result.status).toBe("success");
+    if (result.status !== "success") return;
+    expect([...result.groups.keys()].sort()).toEqual(sources.map((s) => s.key).sort());
+    expect(result.warnings.join(" ")).toMatch(/"http\.server\.duration" cannot be read: Not a metric name/);
+    // Alone, it is an error value for that view, not an exception.
+    const alone = await fetchBucketIncreases(client, stored.at(-1)!.source, { windows: ["5m"], time: await now() });
+    expect(alone).toMatchObject({ status: "error", errorType: "bad_source" });
+  });
+
   it("the hand-computed answers: fast p50 = 0.05 × 5/6 s; slow p95 lies in +Inf, so ≥ 1 s", async () => {
     const result = await fetchBucketRates(client, sources, { window: "30s", time: await now() });
     if (result.status !== "success") throw new Error(result.error);

@@ -5,7 +5,14 @@ import { kindOf, toSeconds, unitOf, type HistogramKind, type HistogramUnit } fro
 import type { NativeHistogramValue, PrometheusClient, QueryResult, Sample } from "./client";
 import { assumedKind, learnHistogram } from "./kinds";
 import { queryRange } from "./range";
-import { bucketSelector, nativeQuery, nativeSelector, taggedBucketQuery, windowedBucketQuery } from "./promql";
+import {
+  bucketSelector,
+  nativeQuery,
+  nativeSelector,
+  PromQLBuildError,
+  taggedBucketQuery,
+  windowedBucketQuery,
+} from "./promql";
 
 // Histogram buckets of many sources, or of one source over many windows: one query for all the
 // classic histograms, one per native histogram. Whatever the histogram's unit and kind, the
@@ -95,6 +102,43 @@ type Keyed = { key: string; source: Source };
  * Prometheus be asked what it has, and it is read again when that is a native histogram.
  */
 async function readLazily<R extends { status: "success" } | BucketFailure>(
+  client: PrometheusClient,
+  stored: Keyed[],
+  read: (sources: Keyed[]) => Promise<R>,
+  isEmpty: (result: R & { status: "success" }, key: string) => boolean,
+  merge: (into: R & { status: "success" }, more: R & { status: "success" }) => void,
+): Promise<R> {
+  const { readable, unwritable } = partitionWritable(stored);
+  if (readable.length === 0 && unwritable.length > 0)
+    return { status: "error", errorType: "bad_source", error: unwritable.join("; "), query: "" } as BucketFailure as R;
+  const result = await readKnownKinds(client, readable, read, isEmpty, merge);
+  if (result.status === "success" && "warnings" in result && Array.isArray(result.warnings))
+    result.warnings.push(...unwritable);
+  return result;
+}
+
+/**
+ * Sources whose PromQL cannot be written (a name stored before names were checked, or written
+ * to the database by hand) are left out with a warning and read as no data, so one of them never
+ * fails the question that every other source of a view, or of the status board, shares.
+ */
+function partitionWritable(stored: Keyed[]): { readable: Keyed[]; unwritable: string[] } {
+  const readable: Keyed[] = [];
+  const unwritable: string[] = [];
+  for (const entry of stored) {
+    try {
+      bucketSelector(entry.source);
+      nativeSelector(entry.source);
+      readable.push(entry);
+    } catch (error) {
+      if (!(error instanceof PromQLBuildError)) throw error;
+      unwritable.push(`${JSON.stringify(entry.source.metric)} cannot be read: ${error.message}`);
+    }
+  }
+  return { readable, unwritable };
+}
+
+async function readKnownKinds<R extends { status: "success" } | BucketFailure>(
   client: PrometheusClient,
   stored: Keyed[],
   read: (sources: Keyed[]) => Promise<R>,

@@ -111,9 +111,21 @@ async function readLazily<R extends { status: "success" } | BucketFailure>(
   const { readable, unwritable } = partitionWritable(stored);
   if (readable.length === 0 && unwritable.length > 0)
     return { status: "error", errorType: "bad_source", error: unwritable.join("; "), query: "" } as BucketFailure as R;
-  const result = await readKnownKinds(client, readable, read, isEmpty, merge);
-  if (result.status === "success" && "warnings" in result && Array.isArray(result.warnings))
-    result.warnings.push(...unwritable);
+  const assumed = readable.map(({ key, source }) => ({ key, ...assumedKind(client, source) }));
+  const result = await read(assumed.map(({ key, source }) => ({ key, source })));
+  if (result.status !== "success") return result;
+  const success = result as R & { status: "success" };
+  const open = assumed.filter(({ key, settled }) => !settled && isEmpty(success, key));
+  const native: Keyed[] = [];
+  for (const { key, source } of open)
+    if ((await learnHistogram(client, source.metric)).kind === "native")
+      native.push({ key, source: { ...source, kind: "native" } });
+  if (native.length > 0) {
+    const more = await read(native);
+    if (more.status !== "success") return more;
+    merge(success, more as R & { status: "success" });
+  }
+  if ("warnings" in success && Array.isArray(success.warnings)) success.warnings.push(...unwritable);
   return result;
 }
 
@@ -136,29 +148,6 @@ function partitionWritable(stored: Keyed[]): { readable: Keyed[]; unwritable: st
     }
   }
   return { readable, unwritable };
-}
-
-async function readKnownKinds<R extends { status: "success" } | BucketFailure>(
-  client: PrometheusClient,
-  stored: Keyed[],
-  read: (sources: Keyed[]) => Promise<R>,
-  isEmpty: (result: R & { status: "success" }, key: string) => boolean,
-  merge: (into: R & { status: "success" }, more: R & { status: "success" }) => void,
-): Promise<R> {
-  const assumed = stored.map(({ key, source }) => ({ key, ...assumedKind(client, source) }));
-  const result = await read(assumed.map(({ key, source }) => ({ key, source })));
-  if (result.status !== "success") return result;
-  const success = result as R & { status: "success" };
-  const open = assumed.filter(({ key, settled }) => !settled && isEmpty(success, key));
-  const native: Keyed[] = [];
-  for (const { key, source } of open)
-    if ((await learnHistogram(client, source.metric)).kind === "native")
-      native.push({ key, source: { ...source, kind: "native" } });
-  if (native.length === 0) return result;
-  const more = await read(native);
-  if (more.status !== "success") return more;
-  merge(success, more as R & { status: "success" });
-  return result;
 }
 
 function mergeGroups(into: BucketGroups, more: BucketGroups) {

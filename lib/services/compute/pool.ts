@@ -5,6 +5,7 @@ import { Worker } from "node:worker_threads";
 import type { Proposal } from "@/lib/domain/proposal";
 import type { Prediction, StageHistograms } from "@/lib/domain/whatif";
 import { AppError } from "@/lib/errors";
+import { createWorkerPool } from "../workers/pool";
 import type { ComputeJob, ComputeOutcome, PredictOptions, WorkerReply } from "./jobs";
 
 // The what-if convolution and the budget proposal run in worker threads: with 100 components a
@@ -14,10 +15,6 @@ import type { ComputeJob, ComputeOutcome, PredictOptions, WorkerReply } from "./
 // request is told so (503); a few more jobs wait for a worker, the rest are told to come back.
 
 export const COMPUTE_LIMITS = { timeoutMs: 10_000, maxRunning: 2, maxWaiting: 16, heapMb: 256 } as const;
-
-type Pool = { idle: Worker[]; running: number; waiting: (() => void)[] };
-const globalForCompute = globalThis as unknown as { latencyBudgetsComputePool?: Pool };
-const pool = (globalForCompute.latencyBudgetsComputePool ??= { idle: [], running: 0, waiting: [] });
 
 function startWorker(): Worker {
   const options = { resourceLimits: { maxOldGenerationSizeMb: COMPUTE_LIMITS.heapMb } };
@@ -31,83 +28,25 @@ function startWorker(): Worker {
   return new Worker(code, { ...options, eval: true });
 }
 
-async function acquire(): Promise<Worker> {
-  if (pool.running < COMPUTE_LIMITS.maxRunning) pool.running++;
-  else if (pool.waiting.length >= COMPUTE_LIMITS.maxWaiting)
-    throw new AppError("UNAVAILABLE", "Too many predictions are being computed at once. Try again in a few seconds.");
-  // A released slot is handed straight to the next waiter, so at most maxRunning ever run.
-  else await new Promise<void>((resolve) => pool.waiting.push(resolve));
-  const worker = pool.idle.pop() ?? startWorker();
-  worker.ref();
-  return worker;
-}
-
-function release(worker: Worker | null): void {
-  if (worker) {
-    // An idle worker never keeps the process alive.
-    worker.unref();
-    pool.idle.push(worker);
-  }
-  const next = pool.waiting.shift();
-  if (next) next();
-  else pool.running--;
-}
-
-function run(worker: Worker, job: ComputeJob, timeoutMs: number, what: string): Promise<ComputeOutcome> {
-  return new Promise<ComputeOutcome>((resolve, reject) => {
-    const cleanup = () => {
-      clearTimeout(timer);
-      worker.off("message", onMessage);
-      worker.off("error", onError);
-      worker.off("exit", onExit);
-    };
-    const onMessage = (reply: WorkerReply) => {
-      cleanup();
-      if (reply.ok) resolve(reply.outcome);
-      else reject(new Error(`The ${what} failed: ${reply.message}`));
-    };
-    const onError = (error: Error) => {
-      cleanup();
-      reject(
-        (error as { code?: string }).code === "ERR_WORKER_OUT_OF_MEMORY"
-          ? new AppError("UNAVAILABLE", `The ${what} needs too much memory. Try a shorter window or fewer components.`)
-          : error,
-      );
-    };
-    const onExit = (code: number) => {
-      cleanup();
-      reject(new Error(`The ${what} stopped (exit code ${code}).`));
-    };
-    const timer = setTimeout(() => {
-      cleanup();
-      reject(
-        new AppError(
-          "UNAVAILABLE",
-          `The ${what} took longer than ${timeoutMs / 1000} s and was stopped. Try again, or with fewer components.`,
-        ),
-      );
-    }, timeoutMs);
-    worker.on("message", onMessage);
-    worker.on("error", onError);
-    worker.on("exit", onExit);
-    worker.postMessage(job);
-  });
-}
-
-async function compute(job: ComputeJob, timeoutMs: number, what: string): Promise<ComputeOutcome> {
-  const worker = await acquire();
-  let outcome: ComputeOutcome;
-  try {
-    outcome = await run(worker, job, timeoutMs, what);
-  } catch (error) {
-    // A worker that failed or overran is not trusted with the next job.
-    void worker.terminate();
-    release(null);
-    throw error;
-  }
-  release(worker);
-  return outcome;
-}
+const pool = createWorkerPool<ComputeJob, ComputeOutcome>({
+  globalKey: "latencyBudgetsComputePool",
+  start: startWorker,
+  maxRunning: COMPUTE_LIMITS.maxRunning,
+  maxWaiting: COMPUTE_LIMITS.maxWaiting,
+  busyMessage: "Too many predictions are being computed at once. Try again in a few seconds.",
+  read: (message, what) => {
+    const reply = message as WorkerReply;
+    if (reply.ok) return reply.outcome;
+    throw new Error(`The ${what} failed: ${reply.message}`);
+  },
+  outOfMemory: (what) =>
+    new AppError("UNAVAILABLE", `The ${what} needs too much memory. Try a shorter window or fewer components.`),
+  timedOut: (timeoutMs, what) =>
+    new AppError(
+      "UNAVAILABLE",
+      `The ${what} took longer than ${timeoutMs / 1000} s and was stopped. Try again, or with fewer components.`,
+    ),
+});
 
 /** predictEndToEnd(stages, options) for each of `runs`, in a worker thread. */
 export async function predictInWorker(
@@ -115,7 +54,7 @@ export async function predictInWorker(
   runs: PredictOptions[],
   { timeoutMs = COMPUTE_LIMITS.timeoutMs }: { timeoutMs?: number } = {},
 ): Promise<(Prediction | null)[]> {
-  const outcome = await compute({ kind: "predict", stages, runs }, timeoutMs, "what-if prediction");
+  const outcome = await pool.run({ kind: "predict", stages, runs }, timeoutMs, "what-if prediction");
   if (outcome.kind !== "predict") throw new Error("The compute worker answered another job.");
   return outcome.predictions;
 }
@@ -126,7 +65,7 @@ export async function proposeInWorker(
   options: { quantile: number; targetMs: number },
   { timeoutMs = COMPUTE_LIMITS.timeoutMs }: { timeoutMs?: number } = {},
 ): Promise<Proposal> {
-  const outcome = await compute({ kind: "propose", stages, options }, timeoutMs, "budget proposal");
+  const outcome = await pool.run({ kind: "propose", stages, options }, timeoutMs, "budget proposal");
   if (outcome.kind !== "propose") throw new Error("The compute worker answered another job.");
   return outcome.proposal;
 }

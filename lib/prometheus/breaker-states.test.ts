@@ -22,6 +22,9 @@ function fakePrometheus(mode: () => Mode, trivialAnswerMs = 300) {
   return { transport, sent };
 }
 
+/** The early probe out of reach: these cases are about a request that timed out before it was asked. */
+const NO_EARLY_PROBE = 60_000;
+
 const query = (timeoutMs = 4000): HttpRequest => ({
   url: "http://prometheus.test/api/v1/query",
   method: "POST",
@@ -51,6 +54,7 @@ describe("circuit breaker states (fake clock)", () => {
     const prometheus = fakePrometheus(() => "hung");
     const guarded = guardedTransport("http://prometheus.test", {
       probeTimeoutMs: 1000,
+      slowAfterMs: NO_EARLY_PROBE,
       retryMs: 5000,
       transport: prometheus.transport,
     });
@@ -90,6 +94,7 @@ describe("circuit breaker states (fake clock)", () => {
     const prometheus = fakePrometheus(() => "slow-queries-only", 300);
     const guarded = guardedTransport("http://prometheus.test", {
       probeTimeoutMs: 1000,
+      slowAfterMs: NO_EARLY_PROBE,
       transport: prometheus.transport,
     });
 
@@ -111,6 +116,7 @@ describe("circuit breaker states (fake clock)", () => {
     const prometheus = fakePrometheus(() => "hung");
     const guarded = guardedTransport("http://prometheus.test", {
       probeTimeoutMs: 1000,
+      slowAfterMs: NO_EARLY_PROBE,
       retryMs: 60_000,
       transport: prometheus.transport,
     });
@@ -120,5 +126,71 @@ describe("circuit breaker states (fake clock)", () => {
     expect(prometheus.sent.filter((s) => s.url.endsWith("vector(1)"))).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1000);
     expect(guarded.breaker.state).toBe("open");
+  });
+
+  it("a request outstanding past slowAfterMs asks the probe then; when it fails, every request in flight fails at once with the open circuit", async () => {
+    const prometheus = fakePrometheus(() => "hung");
+    const guarded = guardedTransport("http://prometheus.test", {
+      probeTimeoutMs: 1000,
+      slowAfterMs: 750,
+      retryMs: 60_000,
+      transport: prometheus.transport,
+    });
+
+    const first = settle(guarded(query()));
+    await vi.advanceTimersByTimeAsync(500);
+    const second = settle(guarded(query())); // sent: no probe yet
+    await vi.advanceTimersByTimeAsync(249);
+    expect(prometheus.sent).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    // 750 ms without an answer: the trivial probe goes now, not after the 4 s timeout.
+    expect(prometheus.sent.map((s) => [s.url.endsWith("vector(1)"), s.at])).toEqual([
+      [false, 0],
+      [false, 500],
+      [true, 750],
+    ]);
+    await vi.advanceTimersByTimeAsync(250);
+    const third = settle(guarded(query())); // at 1000: waits for the probe's verdict, not sent
+    await vi.advanceTimersByTimeAsync(749);
+    expect([first.at, second.at, third.at]).toEqual([null, null, null]);
+    expect(guarded.breaker.state).toBe("closed");
+    expect(prometheus.sent).toHaveLength(3);
+
+    await vi.advanceTimersByTimeAsync(1);
+    // The probe failed at 1750: the circuit opens and the two requests in flight give up with it.
+    expect(guarded.breaker).toMatchObject({ state: "open", reason: "did not answer in time", openedAt: 1750 });
+    for (const outcome of [first, second, third]) {
+      expect(outcome.at).toBe(1750);
+      expect(outcome.error).toBeInstanceOf(CircuitOpenError);
+    }
+    // Their own timeouts, later, change nothing: the circuit stays open, and the only probe since is
+    // the recovery probe the opening started (the next waits retryMs).
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(guarded.breaker.state).toBe("open");
+    expect(prometheus.sent.filter((s) => s.url.endsWith("vector(1)")).map((s) => s.at)).toEqual([750, 1750]);
+  });
+
+  it("a slow request on a Prometheus that answers the probe keeps waiting its own timeout, and the circuit stays closed", async () => {
+    const prometheus = fakePrometheus(() => "slow-queries-only", 300);
+    const guarded = guardedTransport("http://prometheus.test", {
+      probeTimeoutMs: 1000,
+      slowAfterMs: 750,
+      transport: prometheus.transport,
+    });
+
+    const slow = settle(guarded(query()));
+    await vi.advanceTimersByTimeAsync(900);
+    const next = settle(guarded(query(2000))); // at 900: waits for the probe asked at 750
+    await vi.advanceTimersByTimeAsync(149);
+    expect(prometheus.sent).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    // The probe answered at 1050: the waiting request goes then.
+    expect(prometheus.sent.map((s) => s.at)).toEqual([0, 750, 1050]);
+    expect(guarded.breaker.state).toBe("closed");
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(next).toMatchObject({ at: 3050, error: expect.objectContaining({ name: "TimeoutError" }) });
+    expect(slow.at).toBeNull();
+    await vi.advanceTimersByTimeAsync(950);
+    expect(slow).toMatchObject({ at: 4000, error: expect.objectContaining({ name: "TimeoutError" }) });
   });
 });

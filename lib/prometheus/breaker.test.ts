@@ -95,7 +95,8 @@ describe("circuit breaker against a server that accepts and never replies", () =
   it("after one timeout, a query asked while the probe confirms it waits for the probe and fails fast, not a second timeout", async () => {
     hung = true;
     try {
-      const transport = guardedTransport(url, { retryMs: 60_000, probeTimeoutMs: 300 });
+      // The early probe out of reach: this is the path of a request that timed out before it was asked.
+      const transport = guardedTransport(url, { retryMs: 60_000, probeTimeoutMs: 300, slowAfterMs: 60_000 });
       const client = createPrometheusClient(url, { timeoutMs: 1500, transport });
       const first = await timed(() => client.query("up", 1));
       expect(first.value).toMatchObject({ errorType: "timeout" });

@@ -7,10 +7,12 @@ import { nodeTransport, type Transport } from "./transport";
 // (SIGSTOP, a wedged proxy) would make every view wait its full timeout, one after another.
 // A refused connection opens the circuit at once. A timeout or a gateway error might be one slow
 // query rather than a dead Prometheus, so it opens the circuit only when a trivial query, asked
-// right then, fails too. While that probe runs (at most probeTimeoutMs, a second), other requests
-// to the same Prometheus wait for its verdict instead of going to a server that may be hung: if it
-// fails they fail fast with the open circuit, if it answers they go ahead. So only the view that met
-// the hang waits a full timeout. While open, requests fail at once (callers serve their last good
+// right then, fails too. The probe does not wait for the timeout: once a request has been outstanding
+// for slowAfterMs (750 ms, well under the query timeout) it is asked then. While that probe runs (at
+// most probeTimeoutMs, a second), other requests to the same Prometheus wait for its verdict instead
+// of going to a server that may be hung: if it fails they fail fast with the open circuit, and so does
+// every request still waiting on that Prometheus; if it answers they go ahead and a slow request keeps
+// waiting its own timeout. So no view waits a full timeout on a hung Prometheus. While open, requests fail at once (callers serve their last good
 // data marked stale) and one background probe at a time asks the trivial query; the first answer
 // closes the circuit again.
 
@@ -38,6 +40,8 @@ export type BreakerOptions = {
   retryMs?: number;
   /** A probe gives up after this long; requests wait at most this long for a confirming probe's verdict. */
   probeTimeoutMs?: number;
+  /** A request outstanding this long asks the confirming probe; when it fails, requests in flight fail at once. */
+  slowAfterMs?: number;
   transport?: Transport;
 };
 
@@ -56,9 +60,12 @@ function describe(error: unknown): string {
 export function guardedTransport(baseUrl: string, options: BreakerOptions = {}): GuardedTransport {
   const retryMs = options.retryMs ?? 5000;
   const probeTimeoutMs = options.probeTimeoutMs ?? 1000;
+  const slowAfterMs = options.slowAfterMs ?? 750;
   const send = options.transport ?? nodeTransport;
   const state: BreakerState = { state: "closed", openedAt: null, reason: null, probes: 0 };
   let probing = false;
+  /** How to give up on each request in flight: an open circuit fails them all at once. */
+  const inFlight = new Set<(error: CircuitOpenError) => void>();
 
   // Labels, messages and log lines name the URL as displayUrl shows it: no password, no query.
   const shown = displayUrl(baseUrl);
@@ -70,6 +77,8 @@ export function guardedTransport(baseUrl: string, options: BreakerOptions = {}):
     console.warn(`Prometheus at ${shown} ${reason}: views serve their last good data until it answers again.`);
     metrics().breakerOpen.set(gauge, 1);
     metrics().breakerOpened.inc(gauge);
+    for (const abandon of inFlight) abandon(openError());
+    inFlight.clear();
     void probe();
   };
 
@@ -125,11 +134,25 @@ export function guardedTransport(baseUrl: string, options: BreakerOptions = {}):
       await confirming;
       if (isOpen()) throw openError();
     }
+    let abandon!: (error: CircuitOpenError) => void;
+    const abandoned = new Promise<never>((_, reject) => (abandon = reject));
+    inFlight.add(abandon);
+    // Still no answer well before the timeout: ask whether Prometheus answers at all.
+    const slow = setTimeout(() => confirm("did not answer in time"), slowAfterMs);
+    slow.unref?.();
+    const settled = () => {
+      clearTimeout(slow);
+      inFlight.delete(abandon);
+    };
     try {
-      const response = await send(request);
+      // The request to a hung server is left to its own timeout; nobody waits for it any more.
+      const response = await Promise.race([send(request), abandoned]);
+      settled();
       if (TRIPPING_STATUS.has(response.status)) confirm(`answered HTTP ${response.status}`);
       return response;
     } catch (error) {
+      settled();
+      if (error instanceof CircuitOpenError) throw error;
       if (isTimeout(error)) confirm(describe(error));
       else open(describe(error));
       throw error;

@@ -86,4 +86,15 @@ describe("experiment samples from histogram buckets", () => {
     expect(p50.ok && p50.upper - p50.lower).toBeLessThan(10);
     expect(acc.latency.ttftMs.count).toBeGreaterThan(RAW_LIMIT);
   });
+
+  it("refuses counts past 2^53 (where one more request is no more) and infinite ones, at once", () => {
+    // 1e17 requests in (0, 0.5] s: spreading them never ended (k + 1 === k past 2^53).
+    for (const count of [1e17, 2 ** 53 + 2, Number.POSITIVE_INFINITY])
+      expect(() =>
+        addBucketsAsSamples(newAccumulator(), cumulative([0.5, Number.POSITIVE_INFINITY], [count, 0])),
+      ).toThrow(/more than can be counted exactly/);
+    // 8e15 is still exact and quick.
+    const acc = newAccumulator();
+    expect(addBucketsAsSamples(acc, cumulative([0.5, Number.POSITIVE_INFINITY], [8e15, 0]))).toBe(8e15);
+  });
 });

@@ -11,6 +11,12 @@ import { normaliseBuckets, type Bucket } from "./histogram";
  * no step per observation, so a month of requests costs what an hour does.
  */
 export function addBucketsAsSamples(acc: VariantAccumulator, buckets: Bucket[], toMs = 1000): number {
+  const total = Math.max(0, ...buckets.map((b) => b.count));
+  // Past 2^53 a count is no longer a whole number of requests (and +Inf or NaN is none at all).
+  if (!Number.isSafeInteger(Math.round(total)))
+    throw new RangeError(
+      `The histogram counts ${total} requests, more than can be counted exactly (${Number.MAX_SAFE_INTEGER}).`,
+    );
   let previousBound = 0;
   let previousCount = 0;
   let added = 0;

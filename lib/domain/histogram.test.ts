@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { countAtOrBelow, finiteBounds, histogramQuantile, normaliseBuckets, parseLe, type Bucket } from "./histogram";
+import {
+  countAtOrBelow,
+  finiteBounds,
+  histogramQuantile,
+  normaliseBuckets,
+  parseLe,
+  parsePrometheusFloat,
+  type Bucket,
+} from "./histogram";
 
 const buckets = (pairs: [string, number][]): Bucket[] =>
   pairs.map(([le, count]) => ({ upperBound: parseLe(le), count }));
@@ -131,6 +139,15 @@ describe("parseLe reads le like Go's strconv.ParseFloat", () => {
   it.each(["", " ", " 1", "1 ", "abc", "0x", "1,5"])("%j is not a bound (NaN: the series is skipped)", (le) =>
     expect(parseLe(le)).toBeNaN(),
   );
+
+  it("sample values as Prometheus's JSON writes them: +Inf is infinity (Number() says NaN)", () => {
+    expect(Number("+Inf")).toBeNaN();
+    expect(parsePrometheusFloat("+Inf")).toBe(Number.POSITIVE_INFINITY);
+    expect(parsePrometheusFloat("-Inf")).toBe(Number.NEGATIVE_INFINITY);
+    expect(parsePrometheusFloat("1.5e+06")).toBe(1.5e6);
+    expect(parsePrometheusFloat("NaN")).toBeNaN();
+    expect(parsePrometheusFloat(undefined)).toBeNaN();
+  });
 
   it("a bucket whose le cannot be read is left out, not counted at 0", () => {
     const withEmpty = [...example, { upperBound: parseLe(""), count: 1000 }];

@@ -24,6 +24,13 @@ export type QuantileEstimate =
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const INFINITY = /^([+-]?)(inf|infinity)$/i;
 
+/**
+ * A float as Prometheus writes it (Go's strconv): sample values, counts and bounds in its JSON
+ * ("+Inf", "-Inf" and "NaN" included, which JavaScript's Number() reads as NaN for the first two).
+ */
+export const parsePrometheusFloat = (text: string | undefined): number =>
+  text === undefined ? Number.NaN : parseLe(text);
+
 /** Parses an `le` label: "1", "1.0" and "1e0" are the same bound; "+Inf"/"inf" is infinity; "" is NaN. */
 export function parseLe(le: string): number {
   const infinity = INFINITY.exec(le);

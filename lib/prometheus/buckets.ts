@@ -1,6 +1,6 @@
 import "server-only";
 import type { MetricSource } from "@/lib/domain/budget";
-import { nativeToCumulative, parseLe, type Bucket } from "@/lib/domain/histogram";
+import { nativeToCumulative, parseLe, parsePrometheusFloat, type Bucket } from "@/lib/domain/histogram";
 import { kindOf, toSeconds, unitOf, type HistogramKind, type HistogramUnit } from "@/lib/domain/units";
 import type { NativeHistogramValue, PrometheusClient, QueryResult, Sample } from "./client";
 import { assumedKind, learnHistogram } from "./kinds";
@@ -39,11 +39,11 @@ export function nativeSampleBuckets(sample: Pick<Sample, "histogram">, unit: His
   const histogram: NativeHistogramValue | undefined = sample.histogram;
   if (!histogram) return null;
   const buckets = (histogram.buckets ?? []).map(([, lower, upper, count]) => ({
-    lower: toSeconds(Number(lower), unit),
-    upper: toSeconds(Number(upper), unit),
-    count: Number(count),
+    lower: toSeconds(parsePrometheusFloat(lower), unit),
+    upper: toSeconds(parsePrometheusFloat(upper), unit),
+    count: parsePrometheusFloat(count),
   }));
-  return nativeToCumulative(buckets, Number(histogram.count));
+  return nativeToCumulative(buckets, parsePrometheusFloat(histogram.count));
 }
 
 /** A query, and the group its whole answer belongs to when it is one native histogram. */
@@ -118,7 +118,7 @@ async function readLazily<R extends { status: "success" } | BucketFailure>(
   const open = assumed.filter(({ key, settled }) => !settled && isEmpty(success, key));
   const native: Keyed[] = [];
   for (const { key, source } of open)
-    if ((await learnHistogram(client, source.metric)).kind === "native")
+    if ((await learnHistogram(client, source.metric, source.matchers)).kind === "native")
       native.push({ key, source: { ...source, kind: "native" } });
   if (native.length > 0) {
     const more = await read(native);

@@ -1,4 +1,5 @@
 import "server-only";
+import { parsePrometheusFloat } from "@/lib/domain/histogram";
 import { metrics } from "@/lib/observability/metrics";
 import { CircuitOpenError, type BreakerState, type GuardedTransport } from "./breaker";
 import { nodeTransport, type HttpResponse, type Transport } from "./transport";
@@ -138,7 +139,7 @@ export function createPrometheusClient(
       samples: data.result.map(({ metric, value, histogram }) =>
         histogram
           ? { metric, timestamp: histogram[0], value: Number.NaN, histogram: histogram[1] }
-          : { metric, timestamp: value?.[0] ?? Number.NaN, value: Number(value?.[1]) },
+          : { metric, timestamp: value?.[0] ?? Number.NaN, value: parsePrometheusFloat(value?.[1]) },
       ),
     };
   }

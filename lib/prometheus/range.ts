@@ -1,4 +1,5 @@
 import "server-only";
+import { parsePrometheusFloat } from "@/lib/domain/histogram";
 import type { NativeHistogramValue, PrometheusClient } from "./client";
 
 // Range queries (sparklines, timelines): one series per expression over [start, end] at `step`
@@ -41,7 +42,7 @@ export async function queryRange(
     status: "success",
     series: result.data.result.map(({ metric, values, histograms }) => ({
       metric,
-      points: (values ?? []).map(([t, v]) => [t, Number(v)] as [number, number]),
+      points: (values ?? []).map(([t, v]) => [t, parsePrometheusFloat(v)] as [number, number]),
       ...(histograms && { histograms }),
     })),
   };

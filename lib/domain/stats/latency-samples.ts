@@ -184,6 +184,8 @@ export class LatencySamples {
   addSpread(lo: number, hi: number, n: number): void {
     if (!(n > 0)) return;
     n = Math.round(n);
+    // Beyond 2^53, k + 1 is k again: the walk below would never end.
+    if (!Number.isSafeInteger(n)) throw new RangeError(`Cannot spread ${n} values: more than 2^53.`);
     const width = Math.max(0, hi - lo);
     const at = (k: number) => lo + (width * (k + 0.5)) / n;
     if (this.raw) {

@@ -82,7 +82,12 @@ export const importFromPrometheus = mutation(
       );
       if (buckets.status === "error") throw new AppError("UNAVAILABLE", `Prometheus query failed: ${buckets.error}`);
       const acc = newAccumulator();
-      imported[name] = addBucketsAsSamples(acc, buckets.groups.get(window) ?? []);
+      try {
+        imported[name] = addBucketsAsSamples(acc, buckets.groups.get(window) ?? []);
+      } catch (error) {
+        if (!(error instanceof RangeError)) throw error;
+        throw new AppError("VALIDATION_FAILED", `Variant ${JSON.stringify(name)}: ${error.message}`);
+      }
       const counters = { ...(source.matchers.service ? { service: source.matchers.service } : {}), [label]: name };
       const [cost, tokens] = await Promise.all(
         [options.costMetric, options.tokensMetric].map((metric) =>

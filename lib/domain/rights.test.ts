@@ -107,6 +107,10 @@ describe("parseRoleMap", () => {
     },
   );
 
+  it.each([",", " , ,", ",,,"])("refuses %j, a map of commas only (it would make raw role names count)", (map) => {
+    expect(() => parseRoleMap(map)).toThrow("has no group=role entry");
+  });
+
   it("refuses a group given two roles", () => {
     expect(() => parseRoleMap("a=viewer,a=admin")).toThrow(`"a=admin" gives the group "a" a second role`);
   });

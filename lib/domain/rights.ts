@@ -113,6 +113,9 @@ export function parseRoleMap(mapping: string): Map<string, Role> {
       throw new Error(`"${entry}" gives the group "${group}" a second role (it is ${mapped.get(group)} already)`);
     mapped.set(group, role as Role);
   }
+  // "," or " , " is a map that maps nothing: read as none, it would make raw role names count.
+  if (mapped.size === 0 && mapping.trim() !== "")
+    throw new Error(`"${mapping}" has no group=role entry (e.g. sre-leads=editor); leave it empty for no map`);
   return mapped;
 }
 

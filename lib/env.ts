@@ -13,6 +13,8 @@ const envSchema = z
     DATABASE_POOL_SIZE: z.coerce.number().int().positive().max(100).default(10),
     PROMETHEUS_URL: z.string().url("PROMETHEUS_URL must be an http(s):// URL").optional(),
     PROMETHEUS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(4000),
+    /** A query outstanding this long asks the breaker's trivial probe (is Prometheus answering at all?). */
+    PROMETHEUS_SLOW_AFTER_MS: z.coerce.number().int().min(100).max(60_000).default(750),
     /** The app's public URL, for links in alert annotations; the request's own origin when unset. */
     LB_PUBLIC_URL: z.string().url("LB_PUBLIC_URL must be an http(s):// URL").optional(),
     /** More origins the app is reached at, comma-separated (https://lb.internal,http://10.0.0.5:3000). */

@@ -9,11 +9,14 @@ const globalForProm = globalThis as unknown as { latencyBudgetsPrometheus?: Coal
 /** The process-wide Prometheus client, or null when PROMETHEUS_URL is not set. */
 export function prometheus(): CoalescingClient | null {
   if (globalForProm.latencyBudgetsPrometheus === undefined) {
-    const { PROMETHEUS_URL, PROMETHEUS_TIMEOUT_MS } = env();
+    const { PROMETHEUS_URL, PROMETHEUS_TIMEOUT_MS, PROMETHEUS_SLOW_AFTER_MS } = env();
     const root = PROMETHEUS_URL?.replace(/\/+$/, "");
     globalForProm.latencyBudgetsPrometheus = root
       ? coalesce(
-          createPrometheusClient(root, { timeoutMs: PROMETHEUS_TIMEOUT_MS, transport: sharedGuardedTransport(root) }),
+          createPrometheusClient(root, {
+            timeoutMs: PROMETHEUS_TIMEOUT_MS,
+            transport: sharedGuardedTransport(root, { slowAfterMs: PROMETHEUS_SLOW_AFTER_MS }),
+          }),
         )
       : null;
   }

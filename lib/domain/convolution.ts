@@ -9,7 +9,6 @@ import FFT from "fft.js";
 // noise), the total is set back to Σa·Σb, and `error` bounds the L1 distance of the result from
 // the exact convolution, for the caller's accounting.
 
-
 /** A transform and its work arrays per size, reused (building the table costs more than a run). */
 type Transform = { fft: FFT; padded: Float64Array; fa: number[]; fb: number[] };
 const transforms = new Map<number, Transform>();
@@ -82,7 +81,9 @@ export function convolve(
   fft.inverseTransform(fb, fa);
   // Every entry is within `floor` of the exact one (a generous form of the FFT's known bound:
   // three transforms of log₂N radix steps, each off by a few ε, on inputs of these 2-norms).
-  const floor = 16 * Math.log2(size) * Number.EPSILON * norm2(a) * norm2(b);
+  // Plus the subnormal range's own spacing (each of the ~N·log₂N operations may round to it), or
+  // vectors near 1e-300 would claim an error of 0 that their underflow does not keep.
+  const floor = 16 * Math.log2(size) * (Number.EPSILON * norm2(a) * norm2(b) + size * Number.MIN_VALUE);
   const p = new Float64Array(length);
   let sum = 0;
   for (let k = 0; k < length; k++) {

@@ -310,6 +310,57 @@ describe("many components and what the buckets allow (issue 26, item 10)", () =>
     expect(Math.abs(prediction.quantileMs - sampled) / sampled).toBeLessThan(0.005);
   });
 
+  // Every component is the queue itself: the far tails together carry more than the share that
+  // can be folded (50 × 2·10⁻⁵ = 10⁻³), so they must not stretch the grid over hours.
+  const queueDraw = () => (random() < 0.99998 ? 300 + 500 * random() : 1_920_000 + 5_760_000 * random());
+  it.each([50, 100])(
+    "%i queues in series: the p95 within its bound (under 1 %) of 100,000 seeded draws, and the attainment too",
+    (stages) => {
+      const pipeline: StageHistograms = Array.from({ length: stages }, (_, i) => ({
+        name: `Queue ${i}`,
+        components: [{ name: `queue ${i}`, buckets: farTail }],
+      }));
+      const targetMs = stages * 600;
+      const prediction = predictEndToEnd(pipeline, { quantile: 0.95, targetMs })!;
+      expect(prediction.errorBoundMs / prediction.quantileMs).toBeLessThan(0.01);
+      const sample = Float64Array.from({ length: 100_000 }, () => {
+        let total = 0;
+        for (let s = 0; s < stages; s++) total += queueDraw();
+        return total;
+      });
+      // The body's sum has σ = 144·√stages ms; the sample's p95 wanders by ~0.01 σ·√stages… ≤ 15 ms
+      // (50) or 21 ms (100) at one standard error: 4 of those are allowed beyond the bound.
+      const sampled = quantileOfSample(sample, 0.95);
+      expect(Math.abs(prediction.quantileMs - sampled)).toBeLessThanOrEqual(
+        prediction.errorBoundMs + 4 * 0.05 * 144 * stages,
+      );
+      const share = sample.filter((ms) => ms <= targetMs).length / sample.length;
+      // A share near 0.99 wanders by ~0.0003 at one standard error.
+      expect(Math.abs(prediction.attainment - share)).toBeLessThanOrEqual(prediction.attainmentError + 0.0013);
+      expect(prediction.attainmentError).toBeLessThan(0.005);
+    },
+  );
+
+  it("100 queues in parallel: the p95 is 300 + 500 × 0.95^(1/100)/0.99998 = 799.754 ms, bound under 0.1 ms", () => {
+    // Below 800 ms the far tails play no part: P(max ≤ t) = (0.99998 (t − 300)/500)¹⁰⁰ exactly.
+    const exact = 300 + (500 * 0.95 ** (1 / 100)) / 0.99998;
+    expect(exact).toBeCloseTo(799.7536, 3);
+    const stage: StageHistograms = [
+      {
+        name: "Fan-out",
+        components: Array.from({ length: 100 }, (_, c) => ({ name: `queue ${c}`, buckets: farTail })),
+      },
+    ];
+    const prediction = predictEndToEnd(stage, { quantile: 0.95, targetMs: 790 })!;
+    expect(Math.abs(prediction.quantileMs - exact)).toBeLessThanOrEqual(prediction.errorBoundMs + 1e-9);
+    expect(prediction.errorBoundMs).toBeLessThan(0.1);
+    // P(max ≤ 790) = (0.99998 × 490/500)¹⁰⁰.
+    const within = (0.99998 * (490 / 500)) ** 100;
+    expect(Math.abs(prediction.attainment - within)).toBeLessThanOrEqual(prediction.attainmentError + 1e-9);
+    // The grid's 0.12 ms cell times the density there (~0.027 per ms) is the attainment's rounding.
+    expect(prediction.attainmentError).toBeLessThan(0.005);
+  });
+
   it("gives the interval the buckets allow: each bucket's mass at its lower edge, and at its upper edge", () => {
     // One bucket (0, 100] ms: the p50 could be anything from 0 to 100 ms.
     const one = predictEndToEnd([{ name: "S", components: [{ name: "a", buckets: uniformTo(100) }] }], {

@@ -12,7 +12,10 @@ import { normaliseBuckets, type Bucket } from "./histogram";
 // the answer (K·h/2 under 0.4 % of a lower estimate of it), not from the number of components.
 // Far tails are folded onto a cap chosen per stage, all of them together moving at most a fixed
 // share of probability (a tenth of 1 − q, at most 10⁻³) whatever the number of components, and
-// the bound counts exactly what was moved. The answer is the middle of the resulting interval.
+// the bound counts exactly what was moved. When far tails together carry more than that share
+// (50 queues each with 2 in 100,000 requests hours out), they are cut off instead of folded (sent
+// to +∞): exact below where they start, counted exactly above, and the grid stays on the body.
+// The answer is the middle of the resulting interval.
 // One convolution, no sampling noise: stages are added in pairs, then pairs of pairs, through an
 // FFT once they are long (./convolution.ts), whose round-off is counted in the bound too.
 //
@@ -171,6 +174,11 @@ export function foldBudget(quantile: number): number {
   return Math.min(1e-3, Math.max(0, 1 - quantile) / 10);
 }
 
+/** The share of probability far tails may be cut off (sent to +∞): a quarter of 1 − q. */
+export function cutBudget(quantile: number): number {
+  return Math.max(0, 1 - quantile) / 4;
+}
+
 /**
  * Where each stage's distribution is cut (its far tail folded onto that point), so the folded mass
  * stays within the budget and the grid spans as little as it can: minimise Σ w_s subject to
@@ -289,11 +297,40 @@ function solve(stages: Pieces[][], quantile: number, targetMs: number, refine = 
     };
   });
   const M = shifted.reduce((sum, s) => sum + s.m, 0);
-  const full = shifted.reduce((prod, s) => prod * s.finite.reduce((a, b) => a * b, 1), 1);
-  const { caps, folded: tailsFolded } = chooseCaps(
-    shifted.map((s) => s.components),
-    foldBudget(quantile),
-  );
+  // Tails folded onto the caps move the answer by up to the folded share, so that share is kept
+  // small. When far tails carry more than that (50 stages each with 2 in 100,000 requests hours
+  // out), folding would put them inside the grid and stretch it over hours: then the tails beyond
+  // a wider budget's caps are cut off instead (sent to +∞, see solveWith), which is exact below
+  // where they start and counted exactly above.
+  const components = shifted.map((s) => s.components);
+  const folding = chooseCaps(components, foldBudget(quantile));
+  const cutting = chooseCaps(components, cutBudget(quantile));
+  const spanOf = (caps: number[]) => caps.reduce((a, b) => a + b, 0);
+  if (spanOf(cutting.caps) * 4 < spanOf(folding.caps)) {
+    const cut = solveWith(shifted, M, cutting.caps, 0, true, quantile, targetMs, refine);
+    if (Number.isFinite(cut.high)) return cut;
+  }
+  return solveWith(shifted, M, folding.caps, folding.folded, false, quantile, targetMs, refine);
+}
+
+type Shifted = { m: number; components: Pieces[]; finite: number[] }[];
+
+/**
+ * solve() on given caps. Folding (cut = false): a stage's mass beyond its cap sits on the cap.
+ * Cutting (cut = true): it is left out (at +∞), so the computed sum T' ≥ S and P(S ≤ t) ≥
+ * P(T' ≤ t); and P(S ≤ t) ≤ P(T' ≤ t) + G(t), G(t) = Σ_s P(stage s in (w_s, t − M]) (S ≤ t
+ * needs every stage at or under t − M), which is 0 below where the cut tails start.
+ */
+function solveWith(
+  shifted: Shifted,
+  M: number,
+  caps: number[],
+  tailsFolded: number,
+  cutTails: boolean,
+  quantile: number,
+  targetMs: number,
+  refine: boolean,
+): Solved {
   const K = caps.filter((w) => w > 0).length;
   const span = caps.reduce((a, b) => a + b, 0);
 
@@ -313,18 +350,35 @@ function solve(stages: Pieces[][], quantile: number, targetMs: number, refine = 
   const onGrid = (h: number): Solved => {
     let raised = 0;
     let folded = tailsFolded;
+    let full = 1;
+    // Where each stage is cut (its grid's last point), for G.
+    const ends: number[] = [];
     let level: Dist[] = shifted.map((s, i) => {
       const n = Math.ceil(caps[i]! / h - 1e-9);
+      ends.push(n * h);
       const stageCdf = new Float64Array(n + 1).fill(1);
       s.components.forEach((pieces, c) => {
         const cdf = cdfOnGrid(pieces, h, n);
-        // What lies beyond the cap is folded onto the last point.
-        cdf[n] = s.finite[c]!;
+        // What lies beyond the cap is folded onto the last point (or, cut, left out).
+        if (!cutTails) cdf[n] = s.finite[c]!;
         for (let k = 0; k <= n; k++) stageCdf[k]! *= Math.min(s.finite[c]!, cdf[k]!);
       });
-      const stageFull = s.finite.reduce((a, b) => a * b, 1);
+      const stageFull = cutTails ? stageCdf[n]! : s.finite.reduce((a, b) => a * b, 1);
+      full *= stageFull;
       return { start: 0, p: pmfOf(stageCdf, stageFull) };
     });
+    /** G(t): the cut tails' mass at or under t − M, stage by stage (0 when folding). */
+    const cutBelow = (t: number) => {
+      if (!cutTails) return 0;
+      let g = 0;
+      shifted.forEach((s, i) => {
+        const x = t - M;
+        if (!(x > ends[i]!)) return;
+        const at = (y: number) => s.components.reduce((prod, pieces) => prod * massAtOrBelow(pieces, y), 1);
+        g += Math.max(0, at(x) - at(ends[i]!));
+      });
+      return g;
+    };
     // Stages are added in pairs, then pairs of pairs: the convolutions stay balanced, where the
     // FFT is cheapest (a running sum would convolve a long sum with one short stage K times).
     while (level.length > 1) {
@@ -363,10 +417,10 @@ function solve(stages: Pieces[][], quantile: number, targetMs: number, refine = 
       return k < 0 ? 0 : k >= cumulative.length ? full : cumulative[k]!;
     };
     const rounding = K * h;
-    const low = Math.max(M, quantileOfUpper(quantile - raised) - rounding);
     const high = quantileOfUpper(Math.min(1, quantile + folded));
+    const low = Math.max(M, quantileOfUpper(quantile - raised - cutBelow(high)) - rounding);
     const attainmentLow = Math.max(0, cdfOfUpperAt(targetMs) - folded);
-    const attainmentHigh = Math.min(1, cdfOfUpperAt(targetMs + rounding) + raised);
+    const attainmentHigh = Math.min(1, cdfOfUpperAt(targetMs + rounding) + raised + cutBelow(targetMs));
     const cdf: [number, number][] = [];
     const step = Math.max(1, Math.floor(cumulative.length / 200));
     for (let k = 0; k < cumulative.length; k += step) cdf.push([valueAt(k) - rounding / 2, cumulative[k]!]);

@@ -113,6 +113,13 @@ export const UNITLESS_MS_METRIC = "fixture_llm_stage_latency";
 export const UNITLESS_MS_BUCKETS = [5, 10, 25, 50, 100, 250, 500, 700, 1000, 2500, 5000, 10000];
 export const MISLABELLED_MS_METRIC = "fixture_llm_generate_duration_milliseconds";
 
+/**
+ * A histogram in the middle of a move from classic to native: this exporter writes it classic
+ * (`exposition="classic"`), the native exporter native (`exposition="native"`), one name for both.
+ * Both observe FIXTURE_COMPONENTS.slow.
+ */
+export const MIGRATING_METRIC = "fixture_migrating_latency_seconds";
+
 export type FixtureExporter = { target: string; stop: () => Promise<void> };
 
 export async function startFixtureExporter(tickMs = 250): Promise<FixtureExporter> {
@@ -203,7 +210,15 @@ export async function startFixtureExporter(tickMs = 250): Promise<FixtureExporte
     buckets: FIXTURE_BUCKETS,
     registers: [registry],
   });
+  const migrating = new Histogram({
+    name: MIGRATING_METRIC,
+    help: "Fixture latency, classic on one target and native on another",
+    labelNames: ["exposition"],
+    buckets: FIXTURE_BUCKETS,
+    registers: [registry],
+  });
   const tick = () => {
+    observe(migrating.labels({ exposition: "classic" }), FIXTURE_COMPONENTS.slow!);
     observe(
       unitless,
       FIXTURE_COMPONENTS.slow!.map(([v, n]) => [v * 1000, n]),

@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import protobuf from "protobufjs";
-import { FIXTURE_COMPONENTS } from "./fixture-exporter";
+import { FIXTURE_COMPONENTS, MIGRATING_METRIC } from "./fixture-exporter";
 
 // An exporter of Prometheus native histograms, in the protobuf exposition format Prometheus
 // negotiates when started with --enable-feature=native-histograms (varint-delimited
@@ -159,6 +159,9 @@ export const SIGNED_SHAPES: Record<string, [number, number][]> = {
   ],
 };
 
+/** A native histogram in milliseconds whose name states no unit: read as seconds unless told. */
+export const UNITLESS_MS_NATIVE_METRIC = "fixture_llm_rerank_latency";
+
 export type NativeExporter = { target: string; stop: () => Promise<void> };
 
 export async function startNativeExporter(tickMs = 250): Promise<NativeExporter> {
@@ -174,7 +177,13 @@ export async function startNativeExporter(tickMs = 250): Promise<NativeExporter>
     "Fixture latency with negative and zero-bucket observations, native histogram",
     SIGNED_ZERO_THRESHOLD,
   );
+  const migrating = new NativeHistogram(MIGRATING_METRIC, "Fixture latency, classic on one target and native on another");
+  const unitless = new NativeHistogram(UNITLESS_MS_NATIVE_METRIC, "Fixture LLM rerank latency");
   const tick = () => {
+    for (const [value, times] of FIXTURE_COMPONENTS.slow!) {
+      migrating.observe({ exposition: "native" }, value, times);
+      unitless.observe({}, value * 1000, times);
+    }
     for (const [shape, values] of Object.entries(SIGNED_SHAPES))
       for (const [value, times] of values) signed.observe({ shape }, value, times);
     for (const [component, shape] of Object.entries(NATIVE_COMPONENTS))
@@ -187,7 +196,7 @@ export async function startNativeExporter(tickMs = 250): Promise<NativeExporter>
   const timer = setInterval(tick, tickMs);
   const server: Server = createServer((_req, res) => {
     const body = Buffer.concat(
-      [seconds, millis, signed].map((h) => {
+      [seconds, millis, signed, migrating, unitless].map((h) => {
         const message = MetricFamily.fromObject(h.toFamily());
         return MetricFamily.encodeDelimited(message).finish();
       }),

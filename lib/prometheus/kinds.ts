@@ -3,15 +3,18 @@ import { LRUCache } from "lru-cache";
 import type { MetricSource } from "@/lib/domain/budget";
 import { unitFromMetadata, unitFromName, type HistogramKind, type HistogramUnit } from "@/lib/domain/units";
 import type { PrometheusClient } from "./client";
-import { selector } from "./promql";
+import { bucketSelector, nativeSelector } from "./promql";
 
 // A source may leave its kind out (scripts, OpenSLO imports, documents older than kinds): the
-// histogram is classic when Prometheus has `_bucket` series under its name, native when it has
-// histogram samples under the name itself. Asked once per metric and Prometheus, then kept: ten
+// histogram is classic when Prometheus has `_bucket` series under its name and the source's
+// matchers, native when it has histogram samples under the name itself and those matchers (while
+// a team moves to native histograms, one name is classic on some targets and native on others, so
+// the metric alone cannot tell). Asked once per metric, matchers and Prometheus, then kept: ten
 // minutes for an answer, thirty seconds for "cannot tell" (no series yet, or Prometheus down), so
 // a source saved before its histogram exists, or while Prometheus is down, is read right soon after.
 
 type Learned = { kind: HistogramKind | null; unit: HistogramUnit | null };
+type Matchers = Record<string, string>;
 
 const KNOWN_TTL_MS = 10 * 60_000;
 const UNKNOWN_TTL_MS = 30_000;
@@ -31,11 +34,18 @@ export function forgetHistogramKinds(): void {
   learned.clear();
 }
 
-async function ask(client: PrometheusClient, metric: string): Promise<Learned> {
+/** Prometheus, metric and matchers (sorted, so `{a,b}` and `{b,a}` are one entry). */
+function keyOf(client: PrometheusClient, metric: string, matchers: Matchers): string {
+  const sorted = Object.entries(matchers).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `${client.baseUrl}\u0000${metric}\u0000${JSON.stringify(sorted)}`;
+}
+
+async function ask(client: PrometheusClient, metric: string, matchers: Matchers): Promise<Learned> {
   const time = Math.floor(Date.now() / 1000);
+  const source = { metric, matchers };
   const [classic, native, metadata] = await Promise.all([
-    client.query(`count(${selector(`${metric}_bucket`, {})})`, time),
-    client.query(`count(histogram_count(${selector(metric, {})}))`, time),
+    client.query(`count(${bucketSelector(source)})`, time),
+    client.query(`count(histogram_count(${nativeSelector(source)}))`, time),
     unitFromName(metric)
       ? null
       : client.get<Record<string, { type: string; help: string; unit: string }[]>>(
@@ -49,14 +59,21 @@ async function ask(client: PrometheusClient, metric: string): Promise<Learned> {
   return { kind, unit: unitFromMetadata(entry) };
 }
 
-/** The kind Prometheus has for `metric` (null when it cannot tell now), and the unit its metadata states. */
-export async function learnHistogram(client: PrometheusClient, metric: string): Promise<Learned> {
-  const key = `${client.baseUrl}\u0000${metric}`;
+/**
+ * The kind Prometheus has for `metric` under `matchers` (null when it cannot tell now), and the
+ * unit the metric's metadata states.
+ */
+export async function learnHistogram(
+  client: PrometheusClient,
+  metric: string,
+  matchers: Matchers = {},
+): Promise<Learned> {
+  const key = keyOf(client, metric, matchers);
   const hit = learned.get(key);
   if (hit) return hit;
   const running = asking.get(key);
   if (running) return running;
-  const promise = ask(client, metric)
+  const promise = ask(client, metric, matchers)
     .catch((): Learned => ({ kind: null, unit: null }))
     .then((answer) => {
       learned.set(key, answer, { ttl: answer.kind ? KNOWN_TTL_MS : UNKNOWN_TTL_MS });
@@ -67,7 +84,7 @@ export async function learnHistogram(client: PrometheusClient, metric: string): 
   return promise;
 }
 
-type KindSource = Pick<MetricSource, "metric" | "kind" | "unit">;
+type KindSource = Pick<MetricSource, "metric" | "matchers" | "kind" | "unit">;
 
 /**
  * The source with its kind filled in from Prometheus when it has none (unchanged when it has one,
@@ -80,7 +97,7 @@ export async function withKind<S extends KindSource>(
   options: { unit?: boolean } = {},
 ): Promise<S> {
   if (!client || (source.kind && (!options.unit || source.unit))) return source;
-  const answer = await learnHistogram(client, source.metric);
+  const answer = await learnHistogram(client, source.metric, source.matchers);
   const unit = options.unit && !source.unit && !unitFromName(source.metric) ? answer.unit : null;
   return {
     ...source,
@@ -89,7 +106,7 @@ export async function withKind<S extends KindSource>(
   };
 }
 
-/** Every source of a list with its kind filled in, asking once per metric. */
+/** Every source of a list with its kind filled in, asking once per metric and matchers. */
 export function withKinds<S extends KindSource>(
   client: PrometheusClient | null,
   sources: readonly S[],
@@ -127,9 +144,9 @@ export async function withDocumentKinds<S extends KindSource, D extends Document
   };
 }
 
-/** The kind learned for `metric` from this Prometheus before, without asking (null when not known). */
-export function knownKind(client: PrometheusClient, metric: string): HistogramKind | null {
-  return learned.get(`${client.baseUrl}\u0000${metric}`)?.kind ?? null;
+/** The kind learned for `metric` and `matchers` from this Prometheus before, without asking (null when not known). */
+export function knownKind(client: PrometheusClient, metric: string, matchers: Matchers = {}): HistogramKind | null {
+  return learned.get(keyOf(client, metric, matchers))?.kind ?? null;
 }
 
 /**
@@ -141,6 +158,6 @@ export function assumedKind<S extends KindSource>(
   source: S,
 ): { source: S; settled: boolean } {
   if (source.kind) return { source, settled: true };
-  const kind = knownKind(client, source.metric);
+  const kind = knownKind(client, source.metric, source.matchers);
   return { source: { ...source, kind: kind ?? "classic" }, settled: kind !== null };
 }

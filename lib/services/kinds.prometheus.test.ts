@@ -5,8 +5,9 @@ import { EMBEDDED_POOL_SIZE } from "@/lib/db/embedded";
 import { listSloRows } from "@/lib/db/slos";
 import { createPrometheusClient } from "@/lib/prometheus/client";
 import { coalesce } from "@/lib/prometheus/coalesce";
-import { forgetHistogramKinds } from "@/lib/prometheus/kinds";
-import { nativeSelector } from "@/lib/prometheus/promql";
+import { forgetHistogramKinds, knownKind, learnHistogram } from "@/lib/prometheus/kinds";
+import { bucketSelector, nativeSelector } from "@/lib/prometheus/promql";
+import { MIGRATING_METRIC } from "@/test/fixture-exporter";
 import { testUser } from "@/test/actors";
 import { getBudget, saveBudget } from "./budgets";
 import { createService, getServiceOrThrow } from "./services";
@@ -125,5 +126,78 @@ describe("a native histogram saved without kind", () => {
       input: { ...sloInput, source: { preset: "custom", metric: "fixture_latency_seconds", matchers: {} } },
     });
     expect(created.source.kind).toBe("classic");
+  });
+});
+
+describe("one name, classic on one target and native on another (a move to native histograms)", () => {
+  // MIGRATING_METRIC: the fixture exporter writes it classic with exposition="classic", the native
+  // exporter native with exposition="native". The kind is learned for the source's matchers.
+  const migrating = (exposition: string) => ({
+    preset: "custom" as const,
+    metric: MIGRATING_METRIC,
+    matchers: { exposition },
+  });
+  const input = (version: number) => ({
+    ...budgetInput(version),
+    quantile: 0.95,
+    stages: [
+      {
+        name: "Moving",
+        components: [
+          { name: "classic", budgetMs: { p50: null, p95: 2500, p99: null }, source: migrating("classic") },
+          { name: "native", budgetMs: { p50: null, p95: 2500, p99: null }, source: migrating("native") },
+        ],
+      },
+    ],
+  });
+
+  async function expectP95EqualsPrometheus(slug: string) {
+    const prom = coalesce(createPrometheusClient(inject("prometheusUrl")));
+    const view = await getWaterfall({ db, prom, slug, query: { quantile: "0.95", window: "1m" } });
+    expect(view.error).toBeNull();
+    const [classic, native] = view.stages[0]!.components;
+    const theirNative = await scalar(
+      `histogram_quantile(0.95, sum(rate(${nativeSelector(migrating("native"))}[1m])))`,
+      view.at,
+    );
+    const theirClassic = await scalar(
+      `histogram_quantile(0.95, sum by (le) (rate(${bucketSelector(migrating("classic"))}[1m])))`,
+      view.at,
+    );
+    // Both observe FIXTURE_COMPONENTS.slow: p95 is inside (0.8 s, 2 s] for both.
+    expect(theirNative).toBeGreaterThan(0.8);
+    expect(native!.actualMs).toBeCloseTo(theirNative * 1000, 6);
+    expect(classic!.actualMs).toBeCloseTo(theirClassic * 1000, 6);
+  }
+
+  it("PUT budget without kind: each source is stored as the kind its own series are", async () => {
+    forgetHistogramKinds();
+    const slug = await service();
+    const prom = coalesce(createPrometheusClient(inject("prometheusUrl")));
+    await saveBudget({ db, prom, actor, slug, input: input(1) });
+    const stored = await getBudget({ db, slug });
+    expect(stored.stages[0]!.components.map((c) => c.source?.kind)).toEqual(["classic", "native"]);
+    await expectP95EqualsPrometheus(slug);
+  });
+
+  it("stored without kind: the native one is read as native when its classic read is empty", async () => {
+    forgetHistogramKinds();
+    const slug = await service();
+    await saveBudget({ db, prom: null, actor, slug, input: input(1) });
+    expect((await getBudget({ db, slug })).stages[0]!.components.map((c) => c.source?.kind)).toEqual([
+      undefined,
+      undefined,
+    ]);
+    await expectP95EqualsPrometheus(slug);
+    // Learned now: the second read asks nothing more and answers the same.
+    await expectP95EqualsPrometheus(slug);
+  });
+
+  it("learnHistogram answers per matchers, in any order", async () => {
+    forgetHistogramKinds();
+    expect((await learnHistogram(raw, MIGRATING_METRIC, { exposition: "native" })).kind).toBe("native");
+    expect((await learnHistogram(raw, MIGRATING_METRIC, { exposition: "classic" })).kind).toBe("classic");
+    expect((await learnHistogram(raw, MIGRATING_METRIC)).kind).toBe("classic");
+    expect(knownKind(raw, MIGRATING_METRIC, { exposition: "native" })).toBe("native");
   });
 });

@@ -309,7 +309,7 @@ export async function statusOf(
 ): Promise<SloStatus> {
   // A source stored without its kind is read as the histogram Prometheus has (lib/prometheus/kinds.ts):
   // as learned before, else as classic until a read finds no _bucket series and learns it.
-  const known = prom && !stored.source.kind ? knownKind(prom, stored.source.metric) : null;
+  const known = prom && !stored.source.kind ? knownKind(prom, stored.source.metric, stored.source.matchers) : null;
   let slo = known ? { ...stored, source: { ...stored.source, kind: known } } : stored;
   const view = viewWindow(slo, requested, time);
   const base = baseStatus(slo, view, prom ? null : "Prometheus is not configured: set PROMETHEUS_URL.");

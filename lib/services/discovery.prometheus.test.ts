@@ -5,6 +5,7 @@ import { testUser } from "@/test/actors";
 import { ANONYMOUS, systemActor } from "./actor";
 import { coalesce } from "@/lib/prometheus/coalesce";
 import { MISLABELLED_MS_METRIC, UNITLESS_MS_METRIC } from "@/test/fixture-exporter";
+import { UNITLESS_MS_NATIVE_METRIC } from "@/test/native-exporter";
 import { discoverHistograms, DISCOVERY_LIMITS } from "./discovery";
 import { getBucketBounds } from "./slos";
 
@@ -26,6 +27,18 @@ describe("bucket bounds that do not fit the unit", () => {
     expect(found.histograms[0]!.unitWarning).toContain("look like milliseconds, not seconds");
   });
 
+  it("a native histogram in ms with no unit in its name is flagged too: its buckets' bounds look like milliseconds", async () => {
+    const found = await discoverHistograms({ prom, actor, query: { match: UNITLESS_MS_NATIVE_METRIC } });
+    expect(found.histograms[0]).toMatchObject({
+      metric: UNITLESS_MS_NATIVE_METRIC,
+      kind: "native",
+      unit: "seconds",
+      unitFrom: "default",
+      suggestedUnit: "milliseconds",
+    });
+    expect(found.histograms[0]!.unitWarning).toContain("look like milliseconds, not seconds");
+  });
+
   it("a _milliseconds histogram whose bounds are in seconds is flagged: they look like seconds", async () => {
     const found = await discoverHistograms({ prom, actor, query: { match: MISLABELLED_MS_METRIC } });
     expect(found.histograms[0]).toMatchObject({ unit: "milliseconds", unitFrom: "name", suggestedUnit: "seconds" });
@@ -37,7 +50,7 @@ describe("bucket bounds that do not fit the unit", () => {
   it("histograms whose bounds fit their unit are not flagged", async () => {
     const found = await discoverHistograms({ prom, actor, query: {} });
     const flagged = found.histograms.filter((h) => h.unitWarning !== null).map((h) => h.metric);
-    expect(flagged.sort()).toEqual([MISLABELLED_MS_METRIC, UNITLESS_MS_METRIC].sort());
+    expect(flagged.sort()).toEqual([MISLABELLED_MS_METRIC, UNITLESS_MS_METRIC, UNITLESS_MS_NATIVE_METRIC].sort());
   });
 
   it("the source preview says so too, and the unit it proposes reads Prometheus's own answer", async () => {

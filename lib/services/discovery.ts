@@ -43,7 +43,8 @@ export type DiscoveredHistogram = {
   help: string | null;
   /**
    * When the bucket bounds cannot be latency bounds in `unit` (5 … 10000 read as seconds): why,
-   * and the unit they fit (null when none does). Classic histograms only: a native one has no `le`.
+   * and the unit they fit (null when none does). A native histogram's bounds are those of the
+   * positive buckets that hold observations now (it has no `le`).
    */
   unitWarning: string | null;
   suggestedUnit: HistogramUnit | null;
@@ -175,6 +176,16 @@ async function discover(prom: PrometheusClient | null, query: unknown): Promise<
       prom.query(`count(histogram_count(${selector}))`, time).then((result) => {
         if (result.status !== "success") unavailable(result.error);
         counts.set(h.metric, result.samples[0]?.value ?? 0);
+      }),
+      // Its bucket bounds, to compare with its unit: the upper bounds of the positive buckets of
+      // every series summed (the zero bucket, around 0, and negative buckets say nothing of a unit).
+      prom.query(`sum(${selector})`, time).then((result) => {
+        if (result.status !== "success") unavailable(result.error);
+        const buckets = result.samples[0]?.histogram?.buckets ?? [];
+        boundsByName.set(
+          h.metric,
+          buckets.filter(([, lower]) => Number(lower) > 0).map(([, , upper]) => Number(upper)),
+        );
       }),
     );
   }

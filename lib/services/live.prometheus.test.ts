@@ -158,7 +158,8 @@ describe("waterfall against a real Prometheus", () => {
       const prom = coalesce(
         createPrometheusClient(server.url, {
           timeoutMs: 4000,
-          transport: guardedTransport(server.url, { retryMs: 1000, probeTimeoutMs: 1000 }),
+          // The early probe out of reach: the path of a view that met the hang and timed out first.
+          transport: guardedTransport(server.url, { retryMs: 1000, probeTimeoutMs: 1000, slowAfterMs: 60_000 }),
         }),
         { ttlMs: 0, stepSeconds: 1 },
       );
@@ -210,6 +211,58 @@ describe("waterfall against a real Prometheus", () => {
       }
       expect(live).toMatchObject({ stale: false, prometheus: "up", error: null });
       expect(Date.now() - thawedAt).toBeLessThan(30_000);
+    } finally {
+      server.thaw();
+      await server.close();
+      await exporter.stop();
+    }
+  });
+
+  it("views asked while the first is still hanging do not wait its timeout: a query unanswered for 750 ms asks the probe, and its failure answers them all, stale", async () => {
+    const exporter = await startFixtureExporter();
+    const server = await startPrometheus({ targets: [exporter.target], scrapeInterval: "1s" });
+    try {
+      await new Promise((r) => setTimeout(r, 4000));
+      const slug = await fixtureService();
+      // The production settings: 4 s queries, a 1 s probe asked after 750 ms without an answer.
+      const prom = coalesce(
+        createPrometheusClient(server.url, {
+          timeoutMs: 4000,
+          transport: guardedTransport(server.url, { retryMs: 60_000 }),
+        }),
+        { ttlMs: 0, stepSeconds: 1 },
+      );
+      const view = (offset: number) =>
+        getWaterfall({ db, prom, slug, query: { window: "1m" }, now: Date.now() / 1000 + offset });
+      const good = await view(0);
+      expect(good).toMatchObject({ stale: false, prometheus: "up" });
+
+      server.freeze();
+      await expect
+        .poll(
+          () =>
+            fetch(`${server.url}/-/ready`, { signal: AbortSignal.timeout(200) }).then(
+              () => "answers",
+              () => "hung",
+            ),
+          { timeout: 5000, interval: 0 },
+        )
+        .toBe("hung");
+      // Different questions (each its own aligned time) at +0, +0.5 s and +2 s.
+      const later = (ms: number, offset: number) =>
+        new Promise((r) => setTimeout(r, ms)).then(() => timed(() => view(offset)));
+      const views = await Promise.all([later(0, 2), later(500, 3), later(2000, 4)]);
+      for (const { ms, value } of views) {
+        expect(value).toMatchObject({ stale: true, prometheus: "down", stackedMs: good.stackedMs });
+        // The open circuit's answer, not a timeout's.
+        expect(value.error).toMatch(/did not answer in time; checking again in the background/);
+        // Well under the 4 s timeout; loose for a busy machine.
+        expect(ms).toBeLessThan(2500);
+      }
+      // The views at +0.5 s and +2 s: the probe's verdict (at about 1.75 s) or the open circuit.
+      expect(views[1]!.ms).toBeLessThan(1500);
+      expect(views[2]!.ms).toBeLessThan(1500);
+      expect(prom.breaker).toMatchObject({ state: "open", reason: "did not answer in time" });
     } finally {
       server.thaw();
       await server.close();

@@ -60,6 +60,18 @@ export async function releaseSignInAttempt(db: Db, id: bigint): Promise<void> {
   await db.signInFailure.deleteMany({ where: { id } });
 }
 
+/**
+ * After a successful sign-in: forgets that account's failures from that address, so the person
+ * who just proved their password is not refused by their own earlier typos (other accounts'
+ * failures from the address still count).
+ */
+export async function clearSignInFailures(
+  db: Db,
+  { email, address }: { email: string; address: string },
+): Promise<void> {
+  await db.signInFailure.deleteMany({ where: { email, address } });
+}
+
 /** Forgets attempts older than the window, so the table holds one window at most. */
 export async function forgetSignInFailures(db: Db, before: Date): Promise<void> {
   await db.signInFailure.deleteMany({ where: { at: { lt: before } } });

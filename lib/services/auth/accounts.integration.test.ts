@@ -230,6 +230,16 @@ describe(`accounts (${inject("databaseKind")})`, () => {
       expect(await db().signInFailure.count({ where: { email: user.email } })).toBe(0);
     });
 
+    it("a successful sign-in forgets that account's earlier failures from that address: a typo later is not a lockout", async () => {
+      const user = await newUser("viewer");
+      const address = "203.0.113.83";
+      for (let i = 0; i < SIGN_IN_LIMITS.perAccountAndAddress - 1; i++)
+        expect((await signInRequest(user.email, "wrong password", address)).status).toBe(401);
+      expect((await signInRequest(user.email, TEST_PASSWORD, address)).status).toBe(200);
+      expect((await signInRequest(user.email, "one more typo", address)).status).toBe(401);
+      expect((await signInRequest(user.email, TEST_PASSWORD, address)).status).toBe(200);
+    });
+
     it("cannot be bypassed by a form-encoded body: only JSON is served, so every guess is seen", async () => {
       const user = await newUser("viewer");
       for (let i = 0; i < 30; i++) {

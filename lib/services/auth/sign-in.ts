@@ -1,7 +1,12 @@
 import "server-only";
 import { countRecentAudit } from "@/lib/db/audit";
 import { db } from "@/lib/db/client";
-import { forgetSignInFailures, releaseSignInAttempt, reserveSignInAttempt } from "@/lib/db/sign-in-failures";
+import {
+  clearSignInFailures,
+  forgetSignInFailures,
+  releaseSignInAttempt,
+  reserveSignInAttempt,
+} from "@/lib/db/sign-in-failures";
 import { AppError } from "@/lib/errors";
 import { limiterKey } from "@/lib/net/client-address";
 import { clientAddress } from "@/lib/net/peer";
@@ -113,6 +118,7 @@ async function signInWithPassword(request: Request): Promise<Response> {
   }
   if (response.status !== 401) {
     await releaseSignInAttempt(db(), reserved.id);
+    if (response.ok) await clearSignInFailures(db(), { email, address: key });
     return response;
   }
   await forgetSignInFailures(db(), since);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Bucket } from "./histogram";
 import { proposeBudgets } from "./proposal";
-import type { StageHistograms } from "./whatif";
+import { predictEndToEnd, type StageHistograms } from "./whatif";
 
 // Known answers: components uniform on (0, N] ms have p50 = N/2, p95 = 0.95 N, p99 = 0.99 N and a
 // spread (p99 − p50) of 0.49 N, so every proposed number can be worked out by hand.
@@ -217,5 +217,48 @@ describe("the numbers an audit reproduced (issue 26, items 9 and 10)", () => {
     expect(p.verdict).toBe("does-not-fit");
     expect(p.fits).toBe(false);
     expect(p.cuts.length).toBeGreaterThan(0);
+  });
+
+  describe("the prediction's own resolution (issue 26, item 10)", () => {
+    // vLLM's queue buckets: 99,998 requests in (300, 800] ms and 2 in (1920, 7680] s; p95 775 ms.
+    const queue: Bucket[] = [
+      { upperBound: 0.3, count: 0 },
+      { upperBound: 0.8, count: 99_998 },
+      { upperBound: 1920, count: 99_998 },
+      { upperBound: 7680, count: 100_000 },
+      { upperBound: Infinity, count: 100_000 },
+    ];
+    const queues = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `queue ${i}`, buckets: queue }));
+
+    it("a target inside the predicted p95 ± its bound is undecided, said with the bound, and sizes no cut", () => {
+      // 100 queues in parallel: p95 = 300 + 500 × 0.95^(1/100)/0.99998 = 799.754 ms exactly.
+      const stages: StageHistograms = [{ name: "Fan-out", components: queues(100) }];
+      const predicted = predictEndToEnd(stages, { quantile: 0.95, targetMs: 800 })!;
+      // Under the middle of the interval, above its lower end.
+      const targetMs = Math.round((predicted.quantileMs - predicted.errorBoundMs / 2) * 1000) / 1000;
+      expect(targetMs).toBeGreaterThan(predicted.quantileMs - predicted.errorBoundMs);
+      const p = proposeBudgets(stages, { quantile: 0.95, targetMs });
+      expect(p.slackMs).toBeGreaterThan(0);
+      expect(p.verdict).toBe("undecided");
+      expect(p.fits).toBe(false);
+      expect(p.cuts).toEqual([]);
+      expect(p.headroomScale).toBe(0);
+      expect(p.note).toMatch(/is 799\.\d ms ± 0\.\d ms: the target lies inside what the prediction can resolve/);
+      expect(p.note).toMatch(/no cut is sized from the prediction/);
+      expect(p.note).not.toMatch(/ms over the/);
+      expect(p.note).not.toMatch(/No single component can close it/);
+    });
+
+    it("50 queues in series against a 40 s target: the p95 is about 29.2 s, nothing is called over it and nothing cut", () => {
+      // Monte Carlo (whatif.test.ts, 100,000 draws) puts the p95 at ~29,185 ms.
+      const stages: StageHistograms = queues(50).map((c, i) => ({ name: `Stage ${i}`, components: [c] }));
+      const p = proposeBudgets(stages, { quantile: 0.95, targetMs: 40_000 });
+      expect(p.measuredStackedMs).toBeCloseTo(50 * (300 + (500 * 0.95) / 0.99998), 3);
+      expect(p.predictedErrorBoundMs! / p.predictedEndToEndMs!).toBeLessThan(0.01);
+      expect(p.predictedEndToEndMs! + p.predictedErrorBoundMs!).toBeLessThanOrEqual(40_000);
+      expect(p.verdict).not.toBe("does-not-fit");
+      expect(p.cuts).toEqual([]);
+      expect(p.note).not.toMatch(/over the 40 s target/);
+    });
   });
 });

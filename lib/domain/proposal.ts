@@ -23,6 +23,12 @@ import { predictEndToEnd, type BucketBounds, type Change, type StageHistograms }
 // "does-not-fit" when even the lower end is over it (or the stacked percentiles are), "undecided"
 // otherwise. `fits` keeps its meaning for the contract: the
 // proposal fits under Prometheus's own reading (uniform inside a bucket).
+//
+// The prediction itself is an interval (quantileMs ± errorBoundMs): it is called over the target
+// only when its lower end is, and within only when its upper end is. A target inside it is
+// "undecided", said so with the prediction's resolution, and no cut is sized from its middle: a
+// cut's deficit is what the lower end is over, and a cut counts only when the prediction after it
+// is within the target at its upper end.
 
 export const PROPOSAL_RULE =
   "Each component keeps its measured percentile; the target's slack goes to the stages in proportion to the spread (p99 − p50) of each stage's slowest component, where headroom buys the most; parallel components of a stage get the same headroom.";
@@ -156,7 +162,10 @@ export function proposeBudgets(stages: StageHistograms, options: { quantile: num
   // the target, the headroom is scaled down until it does not (bisection, to 1/1024).
   let scale = 1;
   let { proposed, prediction } = build(1);
-  const over = (p: typeof prediction) => p !== null && p.quantileMs > options.targetMs;
+  // Within the target only when the prediction vouches for it (its upper end); over it for sure
+  // when even its lower end is.
+  const over = (p: typeof prediction) => p !== null && p.quantileMs + p.errorBoundMs > options.targetMs;
+  const surelyOver = (p: typeof prediction) => p !== null && p.quantileMs - p.errorBoundMs > options.targetMs;
   if (slackMs > 0 && over(prediction)) {
     let [low, high] = [0, 1];
     for (let i = 0; i < 10; i++) {
@@ -173,16 +182,24 @@ export function proposeBudgets(stages: StageHistograms, options: { quantile: num
   );
   const predictedEndToEndMs = prediction?.quantileMs ?? null;
   const fitsStacked = stackedMs <= options.targetMs + 1e-9;
-  const fitsPredicted = predictedEndToEndMs === null || predictedEndToEndMs <= options.targetMs;
+  const fitsPredicted = !over(prediction);
   const fits = slackMs >= 0 && fitsStacked && fitsPredicted && measuredStackedMs > 0;
 
   // Over the target as measured: by the stacked percentiles, or by the predicted end to end with no
   // headroom left (all of it withheld, or none to give).
   const noHeadroom = slackMs <= 0 || scale === 0;
-  const predictedOver = noHeadroom && over(prediction);
+  const predictedOver = noHeadroom && surelyOver(prediction);
+  // The target lies inside the prediction's own interval: it can say neither over nor within.
+  const unresolved = noHeadroom && over(prediction) && !predictedOver;
   const cuts =
     measuredStackedMs > 0 && (slackMs < 0 || predictedOver)
-      ? cutsToFit(stages, critical, Math.max(0, -slackMs), prediction?.quantileMs ?? null, options)
+      ? cutsToFit(
+          stages,
+          critical,
+          Math.max(0, -slackMs),
+          prediction ? { ms: prediction.quantileMs, errorBoundMs: prediction.errorBoundMs } : null,
+          options,
+        )
       : [];
   // What the buckets allow for the pipeline as measured: feasibility is the measurements' question.
   const bucketBounds = predictEndToEnd(stages, { ...options, bucketBounds: true })?.bucketBounds ?? null;
@@ -223,6 +240,8 @@ export function proposeBudgets(stages: StageHistograms, options: { quantile: num
       targetMs: options.targetMs,
       scale,
       predictedOver,
+      unresolved,
+      predictedErrorBoundMs: prediction?.errorBoundMs ?? 0,
       verdict,
       bucketBounds,
       decidingBuckets,
@@ -244,12 +263,15 @@ function cutsToFit(
   stages: StageHistograms,
   critical: { slowest: { name: string; measured: Measured } | null; second: { measured: Measured } | null }[],
   stackedDeficitMs: number,
-  predictedMs: number | null,
+  predicted: { ms: number; errorBoundMs: number } | null,
   options: { quantile: number; targetMs: number },
 ): Cut[] {
   const key = percentileKeyOf(options.quantile) ?? "p95";
   const cuts: Cut[] = [];
-  const predictedDeficit = predictedMs === null ? 0 : Math.max(0, predictedMs - options.targetMs);
+  const predictedMs = predicted?.ms ?? null;
+  // The deficit the prediction vouches for: what its lower end is over the target.
+  const predictedDeficit =
+    predicted === null ? 0 : Math.max(0, predicted.ms - predicted.errorBoundMs - options.targetMs);
   // The four slowest stages are the candidates: at most three cuts are shown.
   const candidates = new Set(
     critical
@@ -267,22 +289,25 @@ function cutsToFit(
     const finite = buckets ? normaliseBuckets(buckets).filter((b) => Number.isFinite(b.upperBound)) : [];
     // Beyond its largest finite bound a cut changes nothing more.
     const most = up(Math.max(0, ...finite.map((b) => b.upperBound * 1000)));
-    const predictAfter = (cutMs: number) =>
-      predictEndToEnd(stages, {
+    // A cut closes the gap only when the prediction after it is within the target at its upper end.
+    const predictAfter = (cutMs: number) => {
+      const after = predictEndToEnd(stages, {
         ...options,
         changes: [{ stage: s, component, label: c.slowest!.name, kind: "shift", ms: -cutMs }],
-      })?.quantileMs ?? null;
+      });
+      return after ? { ms: after.quantileMs, upper: after.quantileMs + after.errorBoundMs } : null;
+    };
     let cutMs = up(Math.max(stackedDeficitMs, predictedDeficit, 0.1));
     let after = predictAfter(cutMs);
-    for (let i = 0; i < 8 && after !== null && predictedMs !== null && after > options.targetMs; i++) {
+    for (let i = 0; i < 8 && after !== null && predictedMs !== null && after.upper > options.targetMs; i++) {
       if (cutMs >= most) return;
-      const gained = predictedMs - after;
-      const next = gained > 0 ? up((cutMs * (predictedMs - options.targetMs)) / gained) : cutMs * 2;
+      const gained = predictedMs - after.ms;
+      const next = gained > 0 ? up((cutMs * (after.upper - options.targetMs + gained)) / gained) : cutMs * 2;
       cutMs = Math.min(most, Math.max(next, up(cutMs * 1.05)));
       after = predictAfter(cutMs);
     }
-    if (after !== null && after > options.targetMs) return;
-    cuts.push({ stage: stages[s]!.name, component: c.slowest.name, cutMs, predictedEndToEndMs: after });
+    if (after !== null && after.upper > options.targetMs) return;
+    cuts.push({ stage: stages[s]!.name, component: c.slowest.name, cutMs, predictedEndToEndMs: after?.ms ?? null });
   });
   // The cut that leaves the best predicted end to end first: it is the one the convolution likes.
   return cuts.sort((a, b) => (a.predictedEndToEndMs ?? Infinity) - (b.predictedEndToEndMs ?? Infinity)).slice(0, 3);
@@ -327,6 +352,8 @@ function noteOf(p: {
   targetMs: number;
   scale: number;
   predictedOver: boolean;
+  unresolved: boolean;
+  predictedErrorBoundMs: number;
   verdict: Verdict;
   bucketBounds: BucketBounds | null;
   decidingBuckets: DecidingBucket[];
@@ -364,11 +391,19 @@ function mainNote(p: {
   targetMs: number;
   scale: number;
   predictedOver: boolean;
+  unresolved: boolean;
+  predictedErrorBoundMs: number;
 }): string[] {
   const parts: string[] = [];
   if (p.missing.length)
     parts.push(`No budget for ${plural(p.missing.length, "component")} without data: ${p.missing.join(", ")}.`);
   if (p.measuredStackedMs === 0) return [...parts, "Nothing was measured: no budget can be proposed."];
+  if (p.slackMs >= 0 && p.unresolved && p.predictedEndToEndMs !== null) {
+    parts.push(
+      `The measured ${p.key}s stack to ${formatMs(round(p.measuredStackedMs))}, ${formatMs(round(p.slackMs))} under the ${formatMs(p.targetMs)} target, and the predicted end-to-end ${p.key} of the pipeline as measured is ${formatMs(round(p.predictedEndToEndMs))} ± ${formatMs(roundUp(p.predictedErrorBoundMs))}: the target lies inside what the prediction can resolve, so it cannot say whether the pipeline is over or within it. The budgets are the measurements, with no headroom, and no cut is sized from the prediction.`,
+    );
+    return parts;
+  }
   if (p.slackMs >= 0 && p.predictedOver && p.predictedEndToEndMs !== null) {
     parts.push(
       `The measured ${p.key}s stack to ${formatMs(round(p.measuredStackedMs))}, ${formatMs(round(p.slackMs))} under the ${formatMs(p.targetMs)} target, but the predicted end-to-end ${p.key} of the pipeline as measured is ${formatMs(round(p.predictedEndToEndMs))}: ${formatMs(round(p.predictedEndToEndMs - p.targetMs))} over the target (a parallel stage lasts as long as its slowest component, and the ${p.key} of a sum is not the sum of ${p.key}s), so the budgets are the measurements, with no headroom.`,
@@ -393,7 +428,7 @@ function mainNote(p: {
   parts.push(
     `The measured ${p.key}s stack to ${formatMs(round(p.measuredStackedMs))}: ${formatMs(round(-p.slackMs))} over the ${formatMs(p.targetMs)} target, so the budgets are the measurements.`,
   );
-  if (p.predictedEndToEndMs !== null && p.predictedEndToEndMs <= p.targetMs)
+  if (p.predictedEndToEndMs !== null && p.predictedEndToEndMs + p.predictedErrorBoundMs <= p.targetMs)
     parts.push(
       `Independent components would still reach an end-to-end ${p.key} of ${formatMs(round(p.predictedEndToEndMs))} (stacking percentiles overstates a sum), but stacked budgets cannot fit.`,
     );
@@ -412,3 +447,5 @@ function cutsNote(cuts: Cut[]): string {
 }
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
+/** A bound is shown rounded up, so it is never narrower than what was computed. */
+const roundUp = (ms: number) => Math.ceil(ms * 10 - 1e-9) / 10;

@@ -100,7 +100,7 @@ describe("the status board", () => {
         },
       });
     // Sources saved without a kind whose series have no data yet ask once what their metric is
-    // (kept 10 minutes per metric, whatever the number of services): the board after that.
+    // (kept 10 minutes per metric and matchers, whatever the number of services): the board after that.
     await getStatusBoard({ db, prom, now });
     const between = prom.requestCount;
     const large = await getStatusBoard({ db, prom, now });

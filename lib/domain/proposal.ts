@@ -341,7 +341,8 @@ function decidingBucketsOf(stages: StageHistograms, key: PercentileKey): Decidin
   return found.sort((a, b) => width(b) - width(a)).slice(0, 3);
 }
 
-function noteOf(p: {
+/** What a proposal's note is written from. */
+type NoteFacts = {
   key: PercentileKey;
   slackMs: number;
   measuredStackedMs: number;
@@ -354,10 +355,11 @@ function noteOf(p: {
   predictedOver: boolean;
   unresolved: boolean;
   predictedErrorBoundMs: number;
-  verdict: Verdict;
-  bucketBounds: BucketBounds | null;
-  decidingBuckets: DecidingBucket[];
-}): string {
+};
+
+function noteOf(
+  p: NoteFacts & { verdict: Verdict; bucketBounds: BucketBounds | null; decidingBuckets: DecidingBucket[] },
+): string {
   const parts = mainNote(p);
   const bounds = p.bucketBounds;
   if (p.measuredStackedMs > 0 && bounds && p.predictedEndToEndMs !== null) {
@@ -380,20 +382,7 @@ function noteOf(p: {
   return parts.join(" ");
 }
 
-function mainNote(p: {
-  key: PercentileKey;
-  slackMs: number;
-  measuredStackedMs: number;
-  predictedEndToEndMs: number | null;
-  fits: boolean;
-  cuts: Cut[];
-  missing: string[];
-  targetMs: number;
-  scale: number;
-  predictedOver: boolean;
-  unresolved: boolean;
-  predictedErrorBoundMs: number;
-}): string[] {
+function mainNote(p: NoteFacts): string[] {
   const parts: string[] = [];
   if (p.missing.length)
     parts.push(`No budget for ${plural(p.missing.length, "component")} without data: ${p.missing.join(", ")}.`);
